@@ -1,0 +1,461 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file onnxshape.h
+ * @brief The one public header of onnxshape: the ONNX operators Shape,
+ *        Reshape and Size, in every operator version and for every element
+ *        type, as kernels that never allocate.
+ *
+ * Conventions, for every function below:
+ * - Every fallible function returns an ::onnxshape_status and writes its
+ *   results through out-parameters. Out-parameters are written only on
+ *   success unless the comment says otherwise.
+ * - The caller owns all memory. Output buffers come with their capacity; a
+ *   kernel never reads or writes outside the buffers it is given and never
+ *   allocates.
+ * - @p diag may be NULL. When it is not, a failing call writes a message into
+ *   diag->message naming the operator, its version, the node (diag->node, if
+ *   the caller set it) and the rule that failed, for example
+ *   `Reshape-14 (node 'n0'): shape[1] = -2; a dimension cannot be below -1`.
+ *   A successful call leaves diag->message as an empty string.
+ * - `version` arguments are an operator's since_version (for Reshape: 1, 5,
+ *   13, 14, 19, 21, 23, 24 or 25); use onnxshape_resolve_version() to turn a
+ *   model's imported opset into one.
+ * - Element types are ONNX TensorProto.DataType numbers (::onnxshape_type).
+ *
+ * The semantics are those of the project rulebook (docs/semantics.md); every
+ * error named below corresponds to one of its rules.
+ */
+#ifndef ONNXSHAPE_H
+#define ONNXSHAPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Symbols the shared library exports; everything else is hidden. */
+#if defined(ONNXSHAPE_BUILDING) && defined(__GNUC__)
+#define ONNXSHAPE_API __attribute__((visibility("default")))
+#else
+#define ONNXSHAPE_API
+#endif
+
+#define ONNXSHAPE_VERSION_MAJOR 0
+#define ONNXSHAPE_VERSION_MINOR 1
+#define ONNXSHAPE_VERSION_PATCH 0
+#define ONNXSHAPE_VERSION_STRING "0.1.0"
+
+/** The newest default-domain opset this build knows. */
+#define ONNXSHAPE_MAX_OPSET 28
+
+/* ------------------------------------------------------------------------ */
+/** @name Status codes
+ * The numeric values are pinned: they never change between releases, and new
+ * codes are only ever appended.
+ * @{ */
+
+/** X(NAME, value, description): the one list every status comes from. */
+#define ONNXSHAPE_STATUS_LIST(X)                                                              \
+  X(OK, 0, "success")                                                                         \
+  X(ERR_INVALID_ARGUMENT, 1, "invalid argument (null pointer or parameter out of range)")     \
+  X(ERR_UNKNOWN_TYPE, 2, "unknown element type")                                              \
+  X(ERR_TYPE_NOT_ALLOWED, 3, "element type not allowed for this operator version")            \
+  X(ERR_UNKNOWN_OPERATOR, 4, "unknown operator")                                              \
+  X(ERR_UNSUPPORTED_OPSET, 5, "opset not supported")                                          \
+  X(ERR_UNKNOWN_VERSION, 6, "not a version of this operator")                                 \
+  X(ERR_INVALID_ATTRIBUTE, 7, "invalid attribute")                                            \
+  X(ERR_NEGATIVE_DIM, 8, "a tensor dimension is negative")                                    \
+  X(ERR_OVERFLOW, 9, "a product of dimensions or a byte count overflows")                     \
+  X(ERR_DIM_BELOW_MINUS_ONE, 10, "a target dimension is below -1")                            \
+  X(ERR_MULTIPLE_INFERRED, 11, "more than one target dimension is -1")                        \
+  X(ERR_ZERO_OUT_OF_RANGE, 12, "a 0 in the target copies a dimension the input does not have") \
+  X(ERR_ZERO_WITH_INFERRED, 13, "allowzero=1 with both 0 and -1 in the target")               \
+  X(ERR_INFERRED_FROM_ZERO, 14, "-1 cannot be inferred: the other dimensions multiply to 0")  \
+  X(ERR_NOT_DIVISIBLE, 15, "-1 cannot be inferred: element count not divisible")              \
+  X(ERR_COUNT_MISMATCH, 16, "element counts of input and output differ")                      \
+  X(ERR_INVALID_RANK, 17, "a tensor has the wrong rank")                                      \
+  X(ERR_BUFFER_TOO_SMALL, 18, "an output buffer is too small")                                \
+  X(ERR_DATA_SIZE, 19, "a data buffer does not hold the bytes its dims need")                 \
+  X(ERR_MALFORMED, 20, "malformed protobuf")                                                  \
+  X(ERR_INVALID_TENSOR, 21, "invalid tensor")                                                 \
+  X(ERR_INVALID_MODEL, 22, "invalid model")                                                   \
+  X(ERR_IO, 23, "input/output error")                                                         \
+  X(ERR_OUT_OF_MEMORY, 24, "out of memory")                                                   \
+  X(ERR_NOT_FOUND, 25, "not found")
+
+typedef enum onnxshape_status {
+#define ONNXSHAPE_X_ENUM(name, value, text) ONNXSHAPE_##name = value,
+  ONNXSHAPE_STATUS_LIST(ONNXSHAPE_X_ENUM)
+#undef ONNXSHAPE_X_ENUM
+} onnxshape_status;
+
+/** @return the constant's name, e.g. "ONNXSHAPE_ERR_OVERFLOW"; for a value
+ *  outside the list, "ONNXSHAPE_UNKNOWN_STATUS". Never NULL. */
+ONNXSHAPE_API const char *onnxshape_status_name(onnxshape_status status);
+
+/** @return a one-line English description of @p status. Never NULL. */
+ONNXSHAPE_API const char *onnxshape_status_text(onnxshape_status status);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** @name Diagnostics
+ * @{ */
+
+/** Size of the message buffer in ::onnxshape_diag, terminator included. */
+#define ONNXSHAPE_DIAG_SIZE 320
+
+/**
+ * A caller-provided diagnostic. Set @c node to the ONNX node name (or NULL)
+ * before a call; a failing call writes a NUL-terminated message into
+ * @c message, truncated to fit.
+ */
+typedef struct onnxshape_diag {
+  const char *node;                  /**< [in] node name to quote, or NULL */
+  char message[ONNXSHAPE_DIAG_SIZE]; /**< [out] what failed, and why */
+} onnxshape_diag;
+
+/** Set @p diag to no node and an empty message. @p diag may be NULL. */
+ONNXSHAPE_API void onnxshape_diag_init(onnxshape_diag *diag);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** @name Element types (TensorProto.DataType)
+ * @{ */
+
+typedef enum onnxshape_type {
+  ONNXSHAPE_TYPE_UNDEFINED = 0,
+  ONNXSHAPE_TYPE_FLOAT = 1,
+  ONNXSHAPE_TYPE_UINT8 = 2,
+  ONNXSHAPE_TYPE_INT8 = 3,
+  ONNXSHAPE_TYPE_UINT16 = 4,
+  ONNXSHAPE_TYPE_INT16 = 5,
+  ONNXSHAPE_TYPE_INT32 = 6,
+  ONNXSHAPE_TYPE_INT64 = 7,
+  ONNXSHAPE_TYPE_STRING = 8,
+  ONNXSHAPE_TYPE_BOOL = 9,
+  ONNXSHAPE_TYPE_FLOAT16 = 10,
+  ONNXSHAPE_TYPE_DOUBLE = 11,
+  ONNXSHAPE_TYPE_UINT32 = 12,
+  ONNXSHAPE_TYPE_UINT64 = 13,
+  ONNXSHAPE_TYPE_COMPLEX64 = 14,
+  ONNXSHAPE_TYPE_COMPLEX128 = 15,
+  ONNXSHAPE_TYPE_BFLOAT16 = 16,
+  ONNXSHAPE_TYPE_FLOAT8E4M3FN = 17,
+  ONNXSHAPE_TYPE_FLOAT8E4M3FNUZ = 18,
+  ONNXSHAPE_TYPE_FLOAT8E5M2 = 19,
+  ONNXSHAPE_TYPE_FLOAT8E5M2FNUZ = 20,
+  ONNXSHAPE_TYPE_UINT4 = 21,
+  ONNXSHAPE_TYPE_INT4 = 22,
+  ONNXSHAPE_TYPE_FLOAT4E2M1 = 23,
+  ONNXSHAPE_TYPE_FLOAT8E8M0 = 24,
+  ONNXSHAPE_TYPE_UINT2 = 25,
+  ONNXSHAPE_TYPE_INT2 = 26
+} onnxshape_type;
+
+/** The highest known type number. */
+#define ONNXSHAPE_TYPE_LAST 26
+
+/**
+ * One element of a string tensor in memory. A string tensor's data is an
+ * array of these. onnxshape never owns, frees or copies the bytes @c data
+ * points to: they belong to whoever built the input tensor, and a Reshape
+ * output (view or copy) points at the same bytes.
+ */
+typedef struct onnxshape_string {
+  const char *data; /**< the bytes (not NUL-terminated; may be NULL if length is 0) */
+  size_t length;    /**< number of bytes */
+} onnxshape_string;
+
+typedef struct onnxshape_type_info {
+  int32_t type;     /**< TensorProto.DataType number */
+  const char *name; /**< ONNX name in lower case, e.g. "float8e4m3fn" */
+  /** Bits per element in ONNX storage: 64 for int64, 4 for int4, 2 for int2,
+   *  8 for bool; 0 for string, whose elements have no fixed size. */
+  uint32_t bits;
+} onnxshape_type_info;
+
+/** @return the table entry of @p type, or NULL if @p type is not 1..26. */
+ONNXSHAPE_API const onnxshape_type_info *onnxshape_type_get(int32_t type);
+
+/** @return the ONNX name of @p type, or "unknown" if it is not 1..26. */
+ONNXSHAPE_API const char *onnxshape_type_name(int32_t type);
+
+/**
+ * Storage bytes of @p count elements of @p type in the memory layout the
+ * kernels use: packed for sub-byte types (two 4-bit or four 2-bit elements a
+ * byte, a partial last byte counted whole), and count * sizeof(onnxshape_string)
+ * for strings.
+ * @param[in]  type  element type
+ * @param[in]  count element count (>= 0)
+ * @param[out] bytes the byte count
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_UNKNOWN_TYPE; ONNXSHAPE_ERR_INVALID_ARGUMENT
+ *         (count < 0 or bytes NULL); ONNXSHAPE_ERR_OVERFLOW (does not fit in
+ *         size_t).
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_type_storage_bytes(int32_t type, int64_t count, size_t *bytes);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** @name Operators and versions
+ * @{ */
+
+typedef enum onnxshape_op {
+  ONNXSHAPE_OP_SHAPE = 1,
+  ONNXSHAPE_OP_RESHAPE = 2,
+  ONNXSHAPE_OP_SIZE = 3
+} onnxshape_op;
+
+/** Attribute types, numbered as ONNX's AttributeProto.AttributeType. */
+typedef enum onnxshape_attr_type {
+  ONNXSHAPE_ATTR_INT = 2,
+  ONNXSHAPE_ATTR_INTS = 7
+} onnxshape_attr_type;
+
+/** One attribute of one operator version. */
+typedef struct onnxshape_attr_spec {
+  const char *name;
+  onnxshape_attr_type type;
+  int required;          /**< 1 if a model must set it */
+  int has_default;       /**< 1 if default_value applies when absent */
+  int64_t default_value; /**< meaningful only when has_default */
+} onnxshape_attr_spec;
+
+/** One (operator, since_version) and what it accepts. */
+typedef struct onnxshape_op_version {
+  onnxshape_op op;
+  const char *op_name;   /**< "Shape", "Reshape" or "Size" */
+  int since_version;
+  uint32_t type_mask;    /**< bit t set when element type t is allowed for the data input */
+  size_t num_inputs;     /**< exact number of inputs */
+  size_t num_attrs;
+  const onnxshape_attr_spec *attrs;
+} onnxshape_op_version;
+
+/** @return the name of @p op ("Shape", ...), or "unknown". */
+ONNXSHAPE_API const char *onnxshape_op_name(onnxshape_op op);
+
+/**
+ * Look an operator up by its ONNX name.
+ * @return ONNXSHAPE_OK, or ONNXSHAPE_ERR_UNKNOWN_OPERATOR (also for NULL).
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_op_from_name(const char *name, onnxshape_op *op);
+
+/** @return the table entry for (op, since_version), or NULL when @p version is
+ *  not a since_version of @p op. */
+ONNXSHAPE_API const onnxshape_op_version *onnxshape_op_version_get(onnxshape_op op, int version);
+
+/**
+ * All versions of @p op, oldest first.
+ * @param[out] count number of entries (0 for an unknown op)
+ * @return the first entry, or NULL for an unknown op.
+ */
+ONNXSHAPE_API const onnxshape_op_version *onnxshape_op_versions(onnxshape_op op, size_t *count);
+
+/**
+ * The version of @p op that runs in a model importing default-domain
+ * @p opset: the newest since_version <= opset.
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_UNKNOWN_OPERATOR;
+ *         ONNXSHAPE_ERR_UNSUPPORTED_OPSET when opset is not 1..ONNXSHAPE_MAX_OPSET;
+ *         ONNXSHAPE_ERR_INVALID_ARGUMENT when @p version is NULL.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_resolve_version(onnxshape_op op, int64_t opset, int *version,
+                                           onnxshape_diag *diag);
+
+/**
+ * Whether element type @p type may be the data input of (op, version).
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_UNKNOWN_OPERATOR; ONNXSHAPE_ERR_UNKNOWN_VERSION;
+ *         ONNXSHAPE_ERR_UNKNOWN_TYPE; ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, with a
+ *         message naming type, operator and version.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_check_type(onnxshape_op op, int version, int32_t type,
+                                      onnxshape_diag *diag);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** @name Dimensions
+ * @{ */
+
+/**
+ * Element count of a tensor with @p rank dims: 1 for rank 0; 0 as soon as any
+ * dim is 0 (checked before multiplying, so `[2^32, 2^32, 0]` gives 0).
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_INVALID_ARGUMENT (dims NULL with rank > 0,
+ *         or count NULL); ONNXSHAPE_ERR_NEGATIVE_DIM; ONNXSHAPE_ERR_OVERFLOW
+ *         (the product exceeds INT64_MAX).
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_dims_count(const int64_t *dims, size_t rank, int64_t *count);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** @name Tensors
+ * @{ */
+
+/**
+ * A tensor as the kernels see it: borrowed dims and data, row-major,
+ * little-endian, packed for sub-byte types, an array of ::onnxshape_string
+ * for strings.
+ */
+typedef struct onnxshape_tensor {
+  int32_t type;          /**< element type (::onnxshape_type) */
+  size_t rank;           /**< number of dims; 0 for a scalar */
+  const int64_t *dims;   /**< rank entries, each >= 0 (may be NULL if rank is 0) */
+  const void *data;      /**< storage; may be NULL only if it needs 0 bytes */
+  size_t data_bytes;     /**< bytes readable at data */
+} onnxshape_tensor;
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** @name Shape
+ * Output: a 1-D int64 tensor holding dims[s:e], where s and e are start and
+ * end after adding the rank to negative values and clamping to [0, rank];
+ * empty when s >= e.
+ * @{ */
+
+/** Attributes of Shape. Versions 1 and 13 accept none. */
+typedef struct onnxshape_shape_attrs {
+  int has_start;  /**< 1 if the start attribute is set (Shape-15 and later) */
+  int64_t start;  /**< default 0 */
+  int has_end;    /**< 1 if the end attribute is set (Shape-15 and later) */
+  int64_t end;    /**< default: the rank */
+} onnxshape_shape_attrs;
+
+/**
+ * Length of Shape's 1-D output (its only dim).
+ * @param[in]  version 1, 13, 15, 19, 21, 23, 24 or 25
+ * @param[in]  type    element type of the data input
+ * @param[in]  rank    rank of the data input
+ * @param[in]  attrs   attributes, or NULL for none
+ * @param[out] length  number of output values
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_INVALID_ARGUMENT; ONNXSHAPE_ERR_UNKNOWN_VERSION;
+ *         ONNXSHAPE_ERR_UNKNOWN_TYPE; ONNXSHAPE_ERR_TYPE_NOT_ALLOWED;
+ *         ONNXSHAPE_ERR_INVALID_ATTRIBUTE (start/end before version 15).
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_shape_infer(int version, int32_t type, size_t rank,
+                                       const onnxshape_shape_attrs *attrs, size_t *length,
+                                       onnxshape_diag *diag);
+
+/**
+ * Run Shape: write the selected dims of @p data into @p out.
+ * Only data->type, data->rank and data->dims are read; data->data may be NULL.
+ * @param[out] out          at least *length values (see onnxshape_shape_infer)
+ * @param[in]  out_capacity number of int64 values @p out can hold
+ * @param[out] length       number of values written
+ * @return as onnxshape_shape_infer, plus ONNXSHAPE_ERR_NEGATIVE_DIM and
+ *         ONNXSHAPE_ERR_BUFFER_TOO_SMALL (nothing written).
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
+                                     const onnxshape_shape_attrs *attrs, int64_t *out,
+                                     size_t out_capacity, size_t *length, onnxshape_diag *diag);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** @name Size
+ * Output: a 0-D int64 tensor (dims []) holding the element count.
+ * @{ */
+
+/**
+ * Check that Size can run on a tensor of @p type; the output dims are always [].
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_UNKNOWN_VERSION; ONNXSHAPE_ERR_UNKNOWN_TYPE;
+ *         ONNXSHAPE_ERR_TYPE_NOT_ALLOWED.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_size_infer(int version, int32_t type, onnxshape_diag *diag);
+
+/**
+ * Run Size. Only data->type, data->rank and data->dims are read.
+ * @param[out] out the element count
+ * @return as onnxshape_size_infer, plus ONNXSHAPE_ERR_INVALID_ARGUMENT,
+ *         ONNXSHAPE_ERR_NEGATIVE_DIM and ONNXSHAPE_ERR_OVERFLOW.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_size_run(int version, const onnxshape_tensor *data, int64_t *out,
+                                    onnxshape_diag *diag);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** @name Reshape
+ * @{ */
+
+/** Attributes of Reshape. */
+typedef struct onnxshape_reshape_attrs {
+  int has_allowzero; /**< 1 if allowzero is set (Reshape-14 and later) */
+  int64_t allowzero; /**< 0 (default) or 1 */
+} onnxshape_reshape_attrs;
+
+/**
+ * Resolve Reshape's output dims.
+ *
+ * For Reshape-5 and later, @p shape holds the values of the `shape` input
+ * (1-D int64; the caller checks the input's type and rank, see
+ * onnxshape_reshape_check_shape_input()). For Reshape-1 it holds the values of
+ * the required `shape` attribute.
+ *
+ * @param[in]  version       1, 5, 13, 14, 19, 21, 23, 24 or 25
+ * @param[in]  type          element type of the data input
+ * @param[in]  in_dims       dims of the data input (in_rank entries, each >= 0)
+ * @param[in]  in_rank       rank of the data input
+ * @param[in]  shape         target values (shape_len entries)
+ * @param[in]  shape_len     number of target values; 0 means a scalar
+ * @param[in]  attrs         attributes, or NULL for none
+ * @param[out] out_dims      resolved dims (shape_len entries)
+ * @param[in]  out_capacity  entries @p out_dims can hold
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_INVALID_ARGUMENT; ONNXSHAPE_ERR_UNKNOWN_VERSION;
+ *         ONNXSHAPE_ERR_UNKNOWN_TYPE; ONNXSHAPE_ERR_TYPE_NOT_ALLOWED;
+ *         ONNXSHAPE_ERR_INVALID_ATTRIBUTE (allowzero before version 14, or not 0/1);
+ *         ONNXSHAPE_ERR_NEGATIVE_DIM; ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE;
+ *         ONNXSHAPE_ERR_MULTIPLE_INFERRED; ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE;
+ *         ONNXSHAPE_ERR_ZERO_WITH_INFERRED; ONNXSHAPE_ERR_INFERRED_FROM_ZERO;
+ *         ONNXSHAPE_ERR_NOT_DIVISIBLE; ONNXSHAPE_ERR_COUNT_MISMATCH;
+ *         ONNXSHAPE_ERR_OVERFLOW; ONNXSHAPE_ERR_BUFFER_TOO_SMALL (out_capacity < shape_len).
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_reshape_infer(int version, int32_t type, const int64_t *in_dims,
+                                         size_t in_rank, const int64_t *shape, size_t shape_len,
+                                         const onnxshape_reshape_attrs *attrs, int64_t *out_dims,
+                                         size_t out_capacity, onnxshape_diag *diag);
+
+/**
+ * Check the `shape` input of Reshape-5 and later: int64 and 1-D.
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_TYPE_NOT_ALLOWED; ONNXSHAPE_ERR_INVALID_RANK;
+ *         ONNXSHAPE_ERR_UNKNOWN_VERSION (also for Reshape-1, which has no such input).
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_reshape_check_shape_input(int version, int32_t type, size_t rank,
+                                                     onnxshape_diag *diag);
+
+/**
+ * Run Reshape as a zero-copy view: @p out gets @p data's data pointer and
+ * byte count and the resolved dims, which are written to @p out_dims (so
+ * out->dims == out_dims). Nothing is copied; @p out borrows @p data's memory.
+ * @return as onnxshape_reshape_infer, plus ONNXSHAPE_ERR_DATA_SIZE when
+ *         data->data_bytes is smaller than the input's dims need.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_reshape_run_view(int version, const onnxshape_tensor *data,
+                                            const int64_t *shape, size_t shape_len,
+                                            const onnxshape_reshape_attrs *attrs,
+                                            int64_t *out_dims, size_t out_capacity,
+                                            onnxshape_tensor *out, onnxshape_diag *diag);
+
+/**
+ * Run Reshape as a copy into @p dst: the storage bytes of @p data (packed
+ * sub-byte elements and string (pointer, length) pairs alike) are copied
+ * unchanged, since Reshape keeps row-major order. @p out describes the result
+ * (out->data == dst). String bytes are not duplicated (see ::onnxshape_string).
+ * @p dst may overlap data->data (the bytes are moved as by memmove).
+ * @param[out] dst          destination storage
+ * @param[in]  dst_capacity bytes @p dst can hold; query the need with
+ *                          onnxshape_type_storage_bytes()
+ * @return as onnxshape_reshape_run_view, plus ONNXSHAPE_ERR_BUFFER_TOO_SMALL
+ *         when dst_capacity is too small (dst and out untouched; out_dims may
+ *         already hold the resolved dims).
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_reshape_run_copy(int version, const onnxshape_tensor *data,
+                                            const int64_t *shape, size_t shape_len,
+                                            const onnxshape_reshape_attrs *attrs,
+                                            int64_t *out_dims, size_t out_capacity, void *dst,
+                                            size_t dst_capacity, onnxshape_tensor *out,
+                                            onnxshape_diag *diag);
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONNXSHAPE_H */

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include <string.h>
+
+#include "internal.h"
+
+/* Bit mask of the types first..last (TensorProto numbers, inclusive). */
+#define TYPE_RANGE(first, last) ((uint32_t)(((1ull << ((last) + 1)) - 1u) & ~((1ull << (first)) - 1u)))
+#define TYPE_BIT(t) ((uint32_t)1u << (t))
+
+#define T_1_15 TYPE_RANGE(1, 15)  /* everything before bfloat16 */
+#define T_1_16 TYPE_RANGE(1, 16)  /* + bfloat16 (opset 13) */
+#define T_1_20 TYPE_RANGE(1, 20)  /* + four float8 types (opset 19) */
+#define T_1_22 TYPE_RANGE(1, 22)  /* + uint4, int4 (opset 21) */
+#define T_1_23 TYPE_RANGE(1, 23)  /* + float4e2m1 (opset 23) */
+#define T_1_24 TYPE_RANGE(1, 24)  /* + float8e8m0 (opset 24) */
+#define T_1_26 TYPE_RANGE(1, 26)  /* + uint2, int2 (opset 25) */
+#define T_RESHAPE_1 (TYPE_BIT(ONNXSHAPE_TYPE_FLOAT16) | TYPE_BIT(ONNXSHAPE_TYPE_FLOAT) | \
+                     TYPE_BIT(ONNXSHAPE_TYPE_DOUBLE))
+
+static const onnxshape_attr_spec shape_attrs[] = {
+    {"start", ONNXSHAPE_ATTR_INT, 0, 1, 0},
+    {"end", ONNXSHAPE_ATTR_INT, 0, 0, 0}, /* default: the input's rank */
+};
+static const onnxshape_attr_spec reshape1_attrs[] = {
+    {"consumed_inputs", ONNXSHAPE_ATTR_INTS, 0, 0, 0}, /* legacy, ignored */
+    {"shape", ONNXSHAPE_ATTR_INTS, 1, 0, 0},
+};
+static const onnxshape_attr_spec reshape14_attrs[] = {
+    {"allowzero", ONNXSHAPE_ATTR_INT, 0, 1, 0},
+};
+
+#define SHAPE_V(ver, mask, attrs, nattrs) {ONNXSHAPE_OP_SHAPE, "Shape", ver, mask, 1, nattrs, attrs}
+static const onnxshape_op_version shape_versions[] = {
+    SHAPE_V(1, T_1_15, NULL, 0),          SHAPE_V(13, T_1_16, NULL, 0),
+    SHAPE_V(15, T_1_16, shape_attrs, 2),  SHAPE_V(19, T_1_20, shape_attrs, 2),
+    SHAPE_V(21, T_1_22, shape_attrs, 2),  SHAPE_V(23, T_1_23, shape_attrs, 2),
+    SHAPE_V(24, T_1_24, shape_attrs, 2),  SHAPE_V(25, T_1_26, shape_attrs, 2),
+};
+
+#define RESHAPE_V(ver, mask, nin, attrs, nattrs) \
+  {ONNXSHAPE_OP_RESHAPE, "Reshape", ver, mask, nin, nattrs, attrs}
+static const onnxshape_op_version reshape_versions[] = {
+    RESHAPE_V(1, T_RESHAPE_1, 1, reshape1_attrs, 2),
+    RESHAPE_V(5, T_1_15, 2, NULL, 0),
+    RESHAPE_V(13, T_1_16, 2, NULL, 0),
+    RESHAPE_V(14, T_1_16, 2, reshape14_attrs, 1),
+    RESHAPE_V(19, T_1_20, 2, reshape14_attrs, 1),
+    RESHAPE_V(21, T_1_22, 2, reshape14_attrs, 1),
+    RESHAPE_V(23, T_1_23, 2, reshape14_attrs, 1),
+    RESHAPE_V(24, T_1_24, 2, reshape14_attrs, 1),
+    RESHAPE_V(25, T_1_26, 2, reshape14_attrs, 1),
+};
+
+#define SIZE_V(ver, mask) {ONNXSHAPE_OP_SIZE, "Size", ver, mask, 1, 0, NULL}
+static const onnxshape_op_version size_versions[] = {
+    SIZE_V(1, T_1_15),  SIZE_V(13, T_1_16), SIZE_V(19, T_1_20), SIZE_V(21, T_1_22),
+    SIZE_V(23, T_1_23), SIZE_V(24, T_1_24), SIZE_V(25, T_1_26),
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+const onnxshape_op_version *onnxshape_op_versions(onnxshape_op op, size_t *count) {
+  const onnxshape_op_version *first = NULL;
+  size_t n = 0;
+  switch (op) {
+    case ONNXSHAPE_OP_SHAPE:
+      first = shape_versions;
+      n = COUNT(shape_versions);
+      break;
+    case ONNXSHAPE_OP_RESHAPE:
+      first = reshape_versions;
+      n = COUNT(reshape_versions);
+      break;
+    case ONNXSHAPE_OP_SIZE:
+      first = size_versions;
+      n = COUNT(size_versions);
+      break;
+  }
+  if (count != NULL) *count = n;
+  return first;
+}
+
+const char *onnxshape_op_name(onnxshape_op op) {
+  const onnxshape_op_version *v = onnxshape_op_versions(op, NULL);
+  return v != NULL ? v->op_name : "unknown";
+}
+
+onnxshape_status onnxshape_op_from_name(const char *name, onnxshape_op *op) {
+  static const onnxshape_op ops[] = {ONNXSHAPE_OP_SHAPE, ONNXSHAPE_OP_RESHAPE, ONNXSHAPE_OP_SIZE};
+  if (name == NULL || op == NULL) return ONNXSHAPE_ERR_UNKNOWN_OPERATOR;
+  for (size_t i = 0; i < COUNT(ops); i++) {
+    if (strcmp(name, onnxshape_op_name(ops[i])) == 0) {
+      *op = ops[i];
+      return ONNXSHAPE_OK;
+    }
+  }
+  return ONNXSHAPE_ERR_UNKNOWN_OPERATOR;
+}
+
+const onnxshape_op_version *onnxshape_op_version_get(onnxshape_op op, int version) {
+  size_t n;
+  const onnxshape_op_version *v = onnxshape_op_versions(op, &n);
+  for (size_t i = 0; i < n; i++) {
+    if (v[i].since_version == version) return &v[i];
+  }
+  return NULL;
+}
+
+onnxshape_status onnxshape_resolve_version(onnxshape_op op, int64_t opset, int *version,
+                                           onnxshape_diag *diag) {
+  size_t n;
+  const onnxshape_op_version *v = onnxshape_op_versions(op, &n);
+  if (v == NULL) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR, NULL, 0,
+                           "unknown operator number %d", (int)op);
+  }
+  if (version == NULL) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, NULL, 0,
+                           "no place to write the resolved version of %s", v->op_name);
+  }
+  if (opset < 1 || opset > ONNXSHAPE_MAX_OPSET) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_UNSUPPORTED_OPSET, NULL, 0,
+                           "%s: opset %lld is not supported (this build knows opsets 1 to %d)",
+                           v->op_name, (long long)opset, ONNXSHAPE_MAX_OPSET);
+  }
+  /* Every operator here exists since opset 1, so some entry always matches. */
+  size_t best = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (v[i].since_version <= opset) best = i;
+  }
+  *version = v[best].since_version;
+  onnxshape__diag_clear(diag);
+  return ONNXSHAPE_OK;
+}
+
+/* Lists the allowed types of v into buf, for messages: "float16, float, double". */
+static void allowed_types(const onnxshape_op_version *v, char *buf, size_t cap) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int32_t t = 1; t <= ONNXSHAPE_TYPE_LAST; t++) {
+    if ((v->type_mask & TYPE_BIT(t)) == 0) continue;
+    const char *name = onnxshape_type_name(t);
+    size_t len = strlen(name);
+    size_t sep = used > 0 ? 2 : 0;
+    if (used + sep + len + 1 > cap) break;
+    if (sep) {
+      memcpy(buf + used, ", ", 2);
+      used += 2;
+    }
+    memcpy(buf + used, name, len + 1);
+    used += len;
+  }
+}
+
+static onnxshape_status check_type(const onnxshape_op_version *v, int32_t type,
+                                   onnxshape_diag *diag) {
+  if (onnxshape_type_get(type) == NULL) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_UNKNOWN_TYPE, v->op_name, v->since_version,
+                           "element type %ld is not a known TensorProto data type (1 to %d)",
+                           (long)type, ONNXSHAPE_TYPE_LAST);
+  }
+  if ((v->type_mask & TYPE_BIT(type)) == 0) {
+    char allowed[200];
+    allowed_types(v, allowed, sizeof allowed);
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, v->op_name, v->since_version,
+                           "input type %s is not allowed (allowed: %s)",
+                           onnxshape_type_name(type), allowed);
+  }
+  return ONNXSHAPE_OK;
+}
+
+static onnxshape_status find_version(onnxshape_op op, int version,
+                                     const onnxshape_op_version **out, onnxshape_diag *diag) {
+  if (onnxshape_op_versions(op, NULL) == NULL) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR, NULL, 0,
+                           "unknown operator number %d", (int)op);
+  }
+  const onnxshape_op_version *v = onnxshape_op_version_get(op, version);
+  if (v == NULL) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_UNKNOWN_VERSION, NULL, 0,
+                           "%s has no version %d (use onnxshape_resolve_version for an opset)",
+                           onnxshape_op_name(op), version);
+  }
+  *out = v;
+  return ONNXSHAPE_OK;
+}
+
+onnxshape_status onnxshape_check_type(onnxshape_op op, int version, int32_t type,
+                                      onnxshape_diag *diag) {
+  const onnxshape_op_version *v;
+  return onnxshape__enter(op, version, type, &v, diag);
+}
+
+onnxshape_status onnxshape__enter(onnxshape_op op, int version, int32_t type,
+                                  const onnxshape_op_version **v, onnxshape_diag *diag) {
+  onnxshape_status st = find_version(op, version, v, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  st = check_type(*v, type, diag);
+  if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
+  return st;
+}
