@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Shape: dims[s:e] of the input as 1-D int64 (docs/semantics.md, "Shape"). */
+#include "../core/internal.h"
+
+/* Adds r to a negative axis, then clamps to [0, r]. Written so that no
+ * intermediate overflows, even for INT64_MIN and INT64_MAX. */
+static int64_t clamp_axis(int64_t axis, int64_t r) {
+  if (axis < 0) return axis < -r ? 0 : axis + r;
+  return axis > r ? r : axis;
+}
+
+static onnxshape_status shape_slice(int version, int32_t type, size_t rank,
+                                    const onnxshape_shape_attrs *attrs, size_t *s, size_t *e,
+                                    onnxshape_diag *diag) {
+  const onnxshape_op_version *v;
+  onnxshape_status st = onnxshape__enter(ONNXSHAPE_OP_SHAPE, version, type, &v, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  if (rank > (size_t)INT64_MAX) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, v->op_name, version,
+                           "input rank %zu is out of range", rank);
+  }
+  int has_start = attrs != NULL && attrs->has_start;
+  int has_end = attrs != NULL && attrs->has_end;
+  if (v->num_attrs == 0 && (has_start || has_end)) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, v->op_name, version,
+                           "attribute '%s' is not defined before Shape-15",
+                           has_start ? "start" : "end");
+  }
+  int64_t r = (int64_t)rank;
+  int64_t start = clamp_axis(has_start ? attrs->start : 0, r);
+  int64_t end = clamp_axis(has_end ? attrs->end : r, r);
+  *s = (size_t)start;
+  *e = start < end ? (size_t)end : (size_t)start;
+  return ONNXSHAPE_OK;
+}
+
+onnxshape_status onnxshape_shape_infer(int version, int32_t type, size_t rank,
+                                       const onnxshape_shape_attrs *attrs, size_t *length,
+                                       onnxshape_diag *diag) {
+  size_t s, e;
+  if (length == NULL) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Shape", version,
+                           "no place to write the output length");
+  }
+  onnxshape_status st = shape_slice(version, type, rank, attrs, &s, &e, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  *length = e - s;
+  return ONNXSHAPE_OK;
+}
+
+onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
+                                     const onnxshape_shape_attrs *attrs, int64_t *out,
+                                     size_t out_capacity, size_t *length, onnxshape_diag *diag) {
+  if (data == NULL || length == NULL || (data->dims == NULL && data->rank > 0)) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Shape", version,
+                           "data, its dims and the length pointer must not be NULL");
+  }
+  size_t s, e;
+  onnxshape_status st = shape_slice(version, data->type, data->rank, attrs, &s, &e, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  for (size_t i = 0; i < data->rank; i++) {
+    if (data->dims[i] < 0) {
+      return onnxshape__fail(diag, ONNXSHAPE_ERR_NEGATIVE_DIM, "Shape", version,
+                             "data dims[%zu] = %lld; a dimension cannot be negative", i,
+                             (long long)data->dims[i]);
+    }
+  }
+  size_t n = e - s;
+  if (n > out_capacity || (out == NULL && n > 0)) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_BUFFER_TOO_SMALL, "Shape", version,
+                           "the output needs %zu values; the buffer holds %zu", n,
+                           out == NULL ? (size_t)0 : out_capacity);
+  }
+  for (size_t i = 0; i < n; i++) out[i] = data->dims[s + i];
+  *length = n;
+  return ONNXSHAPE_OK;
+}

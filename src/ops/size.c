@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Size: the element count of the input as 0-D int64 (docs/semantics.md, "Size"). */
+#include "../core/internal.h"
+
+onnxshape_status onnxshape_size_infer(int version, int32_t type, onnxshape_diag *diag) {
+  const onnxshape_op_version *v;
+  return onnxshape__enter(ONNXSHAPE_OP_SIZE, version, type, &v, diag);
+}
+
+onnxshape_status onnxshape_size_run(int version, const onnxshape_tensor *data, int64_t *out,
+                                    onnxshape_diag *diag) {
+  if (data == NULL || out == NULL) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Size", version,
+                           "data and out must not be NULL");
+  }
+  const onnxshape_op_version *v;
+  onnxshape_status st = onnxshape__enter(ONNXSHAPE_OP_SIZE, version, data->type, &v, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  return onnxshape__count(v, "data", data->dims, data->rank, out, diag);
+}
