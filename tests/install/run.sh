@@ -1,0 +1,23 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Installs the built library into a scratch prefix, then builds and runs a
+# consumer against it twice: with find_package(onnxshape) and with pkg-config.
+# Usage: run.sh SOURCE_DIR BUILD_DIR SCRATCH_DIR C_COMPILER
+set -eu
+src=$1 build=$2 scratch=$3 cc=$4
+rm -rf "$scratch"
+mkdir -p "$scratch"
+prefix=$scratch/prefix
+cmake --install "$build" --prefix "$prefix" >/dev/null
+
+cmake -S "$src/tests/install/consumer" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_C_COMPILER="$cc" >/dev/null
+cmake --build "$scratch/cmake" >/dev/null
+LD_LIBRARY_PATH=$prefix/lib:$prefix/lib64 "$scratch/cmake/consumer"
+
+libdir=$(ls -d "$prefix"/lib*/pkgconfig | head -n 1)
+PKG_CONFIG_PATH=$libdir "$cc" -std=c11 -Wall -Werror $(PKG_CONFIG_PATH=$libdir pkg-config --cflags onnxshape) \
+  "$src/tests/install/consumer/consumer.c" -o "$scratch/consumer-pc" \
+  $(PKG_CONFIG_PATH=$libdir pkg-config --libs onnxshape)
+LD_LIBRARY_PATH=$(dirname "$libdir") "$scratch/consumer-pc"
+echo "2 passed, 0 failed"

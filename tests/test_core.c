@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Element types, operator versions, status codes, diagnostics and dims
+ * arithmetic (docs/semantics.md: "Versions and opset resolution",
+ * "Element types"). */
+#include "harness.h"
+
+/* The pinned status values: changing one breaks users, so each is spelled out. */
+static void test_status_values_are_pinned(void) {
+  static const struct { onnxshape_status s; int value; const char *name; } want[] = {
+      {ONNXSHAPE_OK, 0, "ONNXSHAPE_OK"},
+      {ONNXSHAPE_ERR_INVALID_ARGUMENT, 1, "ONNXSHAPE_ERR_INVALID_ARGUMENT"},
+      {ONNXSHAPE_ERR_UNKNOWN_TYPE, 2, "ONNXSHAPE_ERR_UNKNOWN_TYPE"},
+      {ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, 3, "ONNXSHAPE_ERR_TYPE_NOT_ALLOWED"},
+      {ONNXSHAPE_ERR_UNKNOWN_OPERATOR, 4, "ONNXSHAPE_ERR_UNKNOWN_OPERATOR"},
+      {ONNXSHAPE_ERR_UNSUPPORTED_OPSET, 5, "ONNXSHAPE_ERR_UNSUPPORTED_OPSET"},
+      {ONNXSHAPE_ERR_UNKNOWN_VERSION, 6, "ONNXSHAPE_ERR_UNKNOWN_VERSION"},
+      {ONNXSHAPE_ERR_INVALID_ATTRIBUTE, 7, "ONNXSHAPE_ERR_INVALID_ATTRIBUTE"},
+      {ONNXSHAPE_ERR_NEGATIVE_DIM, 8, "ONNXSHAPE_ERR_NEGATIVE_DIM"},
+      {ONNXSHAPE_ERR_OVERFLOW, 9, "ONNXSHAPE_ERR_OVERFLOW"},
+      {ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE, 10, "ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE"},
+      {ONNXSHAPE_ERR_MULTIPLE_INFERRED, 11, "ONNXSHAPE_ERR_MULTIPLE_INFERRED"},
+      {ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE, 12, "ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE"},
+      {ONNXSHAPE_ERR_ZERO_WITH_INFERRED, 13, "ONNXSHAPE_ERR_ZERO_WITH_INFERRED"},
+      {ONNXSHAPE_ERR_INFERRED_FROM_ZERO, 14, "ONNXSHAPE_ERR_INFERRED_FROM_ZERO"},
+      {ONNXSHAPE_ERR_NOT_DIVISIBLE, 15, "ONNXSHAPE_ERR_NOT_DIVISIBLE"},
+      {ONNXSHAPE_ERR_COUNT_MISMATCH, 16, "ONNXSHAPE_ERR_COUNT_MISMATCH"},
+      {ONNXSHAPE_ERR_INVALID_RANK, 17, "ONNXSHAPE_ERR_INVALID_RANK"},
+      {ONNXSHAPE_ERR_BUFFER_TOO_SMALL, 18, "ONNXSHAPE_ERR_BUFFER_TOO_SMALL"},
+      {ONNXSHAPE_ERR_DATA_SIZE, 19, "ONNXSHAPE_ERR_DATA_SIZE"},
+      {ONNXSHAPE_ERR_MALFORMED, 20, "ONNXSHAPE_ERR_MALFORMED"},
+      {ONNXSHAPE_ERR_INVALID_TENSOR, 21, "ONNXSHAPE_ERR_INVALID_TENSOR"},
+      {ONNXSHAPE_ERR_INVALID_MODEL, 22, "ONNXSHAPE_ERR_INVALID_MODEL"},
+      {ONNXSHAPE_ERR_IO, 23, "ONNXSHAPE_ERR_IO"},
+      {ONNXSHAPE_ERR_OUT_OF_MEMORY, 24, "ONNXSHAPE_ERR_OUT_OF_MEMORY"},
+      {ONNXSHAPE_ERR_NOT_FOUND, 25, "ONNXSHAPE_ERR_NOT_FOUND"},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    CHECK_I64(want[i].s, want[i].value);
+    CHECK_STR(onnxshape_status_name(want[i].s), want[i].name);
+    CHECK(strlen(onnxshape_status_text(want[i].s)) > 0);
+  }
+  CHECK_STR(onnxshape_status_name((onnxshape_status)26), "ONNXSHAPE_UNKNOWN_STATUS");
+  CHECK_STR(onnxshape_status_name((onnxshape_status)-1), "ONNXSHAPE_UNKNOWN_STATUS");
+  CHECK_STR(onnxshape_status_text((onnxshape_status)99), "unknown status");
+  CHECK_STR(onnxshape_status_text(ONNXSHAPE_ERR_OVERFLOW),
+            "a product of dimensions or a byte count overflows");
+}
+
+static void test_type_table(void) {
+  static const struct { int32_t t; const char *name; uint32_t bits; } want[] = {
+      {1, "float", 32},           {2, "uint8", 8},           {3, "int8", 8},
+      {4, "uint16", 16},          {5, "int16", 16},          {6, "int32", 32},
+      {7, "int64", 64},           {8, "string", 0},          {9, "bool", 8},
+      {10, "float16", 16},        {11, "double", 64},        {12, "uint32", 32},
+      {13, "uint64", 64},         {14, "complex64", 64},     {15, "complex128", 128},
+      {16, "bfloat16", 16},       {17, "float8e4m3fn", 8},   {18, "float8e4m3fnuz", 8},
+      {19, "float8e5m2", 8},      {20, "float8e5m2fnuz", 8}, {21, "uint4", 4},
+      {22, "int4", 4},            {23, "float4e2m1", 4},     {24, "float8e8m0", 8},
+      {25, "uint2", 2},           {26, "int2", 2},
+  };
+  CHECK_I64(sizeof want / sizeof want[0], 26);
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    const onnxshape_type_info *info = onnxshape_type_get(want[i].t);
+    CHECK(info != NULL);
+    if (info == NULL) continue;
+    CHECK_I64(info->type, want[i].t);
+    CHECK_STR(info->name, want[i].name);
+    CHECK_I64(info->bits, want[i].bits);
+    CHECK_STR(onnxshape_type_name(want[i].t), want[i].name);
+  }
+  CHECK(onnxshape_type_get(0) == NULL);
+  CHECK(onnxshape_type_get(27) == NULL);
+  CHECK(onnxshape_type_get(-1) == NULL);
+  CHECK_STR(onnxshape_type_name(27), "unknown");
+}
+
+static void test_storage_bytes(void) {
+  size_t b = 12345;
+  static const struct { int32_t t; int64_t n; size_t bytes; } cases[] = {
+      {ONNXSHAPE_TYPE_FLOAT, 0, 0},      {ONNXSHAPE_TYPE_FLOAT, 3, 12},
+      {ONNXSHAPE_TYPE_BOOL, 5, 5},       {ONNXSHAPE_TYPE_COMPLEX128, 2, 32},
+      {ONNXSHAPE_TYPE_INT4, 0, 0},       {ONNXSHAPE_TYPE_INT4, 1, 1},
+      {ONNXSHAPE_TYPE_INT4, 2, 1},       {ONNXSHAPE_TYPE_UINT4, 3, 2},
+      {ONNXSHAPE_TYPE_FLOAT4E2M1, 7, 4}, {ONNXSHAPE_TYPE_INT2, 1, 1},
+      {ONNXSHAPE_TYPE_UINT2, 4, 1},      {ONNXSHAPE_TYPE_INT2, 5, 2},
+      {ONNXSHAPE_TYPE_UINT2, 11, 3},     {ONNXSHAPE_TYPE_FLOAT8E8M0, 9, 9},
+      {ONNXSHAPE_TYPE_STRING, 3, 3 * sizeof(onnxshape_string)},
+      /* Sub-byte counts near INT64_MAX still fit: the division comes first. */
+      {ONNXSHAPE_TYPE_INT4, INT64_MAX, (size_t)(INT64_MAX / 2 + 1)},
+      {ONNXSHAPE_TYPE_INT2, INT64_MAX, (size_t)(INT64_MAX / 4 + 1)},
+      {ONNXSHAPE_TYPE_UINT8, INT64_MAX, (size_t)INT64_MAX},
+      /* 2^64 - 8 bytes still fits a 64-bit size_t; one element more does not. */
+      {ONNXSHAPE_TYPE_INT64, INT64_MAX / 4, (size_t)(INT64_MAX / 4) * 8u},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    CHECK_STATUS(onnxshape_type_storage_bytes(cases[i].t, cases[i].n, &b), ONNXSHAPE_OK);
+    CHECK_I64(b, cases[i].bytes);
+  }
+  b = 777;
+  CHECK_STATUS(onnxshape_type_storage_bytes(ONNXSHAPE_TYPE_INT64, INT64_MAX / 2, &b),
+               ONNXSHAPE_ERR_OVERFLOW);
+  CHECK_STATUS(onnxshape_type_storage_bytes(ONNXSHAPE_TYPE_COMPLEX128, INT64_MAX / 4, &b),
+               ONNXSHAPE_ERR_OVERFLOW);
+  CHECK_STATUS(onnxshape_type_storage_bytes(ONNXSHAPE_TYPE_STRING, INT64_MAX, &b),
+               ONNXSHAPE_ERR_OVERFLOW);
+  CHECK_I64(b, 777); /* untouched on failure */
+  CHECK_STATUS(onnxshape_type_storage_bytes(0, 1, &b), ONNXSHAPE_ERR_UNKNOWN_TYPE);
+  CHECK_STATUS(onnxshape_type_storage_bytes(27, 1, &b), ONNXSHAPE_ERR_UNKNOWN_TYPE);
+  CHECK_STATUS(onnxshape_type_storage_bytes(1, -1, &b), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(onnxshape_type_storage_bytes(1, 1, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+}
+
+/* The rulebook's version lists, written out here independently of the table. */
+static const int shape_vers[] = {1, 13, 15, 19, 21, 23, 24, 25};
+static const int reshape_vers[] = {1, 5, 13, 14, 19, 21, 23, 24, 25};
+static const int size_vers[] = {1, 13, 19, 21, 23, 24, 25};
+
+static int newest_at_most(const int *vers, size_t n, int opset) {
+  int best = -1;
+  for (size_t i = 0; i < n; i++) {
+    if (vers[i] <= opset) best = vers[i];
+  }
+  return best;
+}
+
+static void check_resolution(onnxshape_op op, const int *vers, size_t n) {
+  size_t count = 0;
+  const onnxshape_op_version *table = onnxshape_op_versions(op, &count);
+  CHECK_I64(count, n);
+  for (size_t i = 0; i < n && table != NULL && i < count; i++) {
+    CHECK_I64(table[i].since_version, vers[i]);
+    CHECK(onnxshape_op_version_get(op, vers[i]) == &table[i]);
+  }
+  for (int opset = 1; opset <= 28; opset++) {
+    int v = -7;
+    CHECK_STATUS(onnxshape_resolve_version(op, opset, &v, NULL), ONNXSHAPE_OK);
+    CHECK_I64(v, newest_at_most(vers, n, opset));
+  }
+  int v = -7;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  CHECK_STATUS(onnxshape_resolve_version(op, 0, &v, &d), ONNXSHAPE_ERR_UNSUPPORTED_OPSET);
+  CHECK_STATUS(onnxshape_resolve_version(op, 29, &v, &d), ONNXSHAPE_ERR_UNSUPPORTED_OPSET);
+  CHECK_STATUS(onnxshape_resolve_version(op, INT64_MIN, &v, NULL),
+               ONNXSHAPE_ERR_UNSUPPORTED_OPSET);
+  CHECK_I64(v, -7);
+  CHECK_STATUS(onnxshape_resolve_version(op, 13, NULL, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+}
+
+static void test_version_resolution(void) {
+  check_resolution(ONNXSHAPE_OP_SHAPE, shape_vers, sizeof shape_vers / sizeof(int));
+  check_resolution(ONNXSHAPE_OP_RESHAPE, reshape_vers, sizeof reshape_vers / sizeof(int));
+  check_resolution(ONNXSHAPE_OP_SIZE, size_vers, sizeof size_vers / sizeof(int));
+  int v;
+  CHECK_STATUS(onnxshape_resolve_version((onnxshape_op)9, 13, &v, NULL),
+               ONNXSHAPE_ERR_UNKNOWN_OPERATOR);
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  CHECK_STATUS(onnxshape_resolve_version(ONNXSHAPE_OP_RESHAPE, 29, &v, &d),
+               ONNXSHAPE_ERR_UNSUPPORTED_OPSET);
+  CHECK_STR(d.message, "Reshape: opset 29 is not supported (this build knows opsets 1 to 28)");
+  CHECK(onnxshape_op_version_get(ONNXSHAPE_OP_SHAPE, 14) == NULL);
+  CHECK(onnxshape_op_version_get(ONNXSHAPE_OP_RESHAPE, 4) == NULL);
+  CHECK(onnxshape_op_versions((onnxshape_op)0, NULL) == NULL);
+}
+
+static void test_op_names(void) {
+  onnxshape_op op = (onnxshape_op)0;
+  CHECK_STATUS(onnxshape_op_from_name("Reshape", &op), ONNXSHAPE_OK);
+  CHECK_I64(op, ONNXSHAPE_OP_RESHAPE);
+  CHECK_STATUS(onnxshape_op_from_name("Shape", &op), ONNXSHAPE_OK);
+  CHECK_I64(op, ONNXSHAPE_OP_SHAPE);
+  CHECK_STATUS(onnxshape_op_from_name("Size", &op), ONNXSHAPE_OK);
+  CHECK_I64(op, ONNXSHAPE_OP_SIZE);
+  CHECK_STATUS(onnxshape_op_from_name("reshape", &op), ONNXSHAPE_ERR_UNKNOWN_OPERATOR);
+  CHECK_STATUS(onnxshape_op_from_name(NULL, &op), ONNXSHAPE_ERR_UNKNOWN_OPERATOR);
+  CHECK_STR(onnxshape_op_name(ONNXSHAPE_OP_SIZE), "Size");
+  CHECK_STR(onnxshape_op_name((onnxshape_op)42), "unknown");
+}
+
+/* Highest allowed type number per version: the rulebook's ranges. */
+static int max_type(onnxshape_op op, int version) {
+  switch (version) {
+    case 1: return op == ONNXSHAPE_OP_RESHAPE ? -1 : 15;
+    case 5: return 15;
+    case 13: case 14: case 15: return 16;
+    case 19: return 20;
+    case 21: return 22;
+    case 23: return 23;
+    case 24: return 24;
+    case 25: return 26;
+  }
+  return 0;
+}
+
+static void check_type_sets(onnxshape_op op, const int *vers, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    int top = max_type(op, vers[i]);
+    for (int32_t t = 1; t <= 26; t++) {
+      int allowed = top < 0 ? (t == 1 || t == 10 || t == 11) : t <= top;
+      CHECK_STATUS(onnxshape_check_type(op, vers[i], t, NULL),
+                   allowed ? ONNXSHAPE_OK : ONNXSHAPE_ERR_TYPE_NOT_ALLOWED);
+    }
+    CHECK_STATUS(onnxshape_check_type(op, vers[i], 0, NULL), ONNXSHAPE_ERR_UNKNOWN_TYPE);
+    CHECK_STATUS(onnxshape_check_type(op, vers[i], 27, NULL), ONNXSHAPE_ERR_UNKNOWN_TYPE);
+  }
+}
+
+static void test_type_sets_per_version(void) {
+  check_type_sets(ONNXSHAPE_OP_SHAPE, shape_vers, sizeof shape_vers / sizeof(int));
+  check_type_sets(ONNXSHAPE_OP_RESHAPE, reshape_vers, sizeof reshape_vers / sizeof(int));
+  check_type_sets(ONNXSHAPE_OP_SIZE, size_vers, sizeof size_vers / sizeof(int));
+  CHECK_STATUS(onnxshape_check_type(ONNXSHAPE_OP_SHAPE, 14, 1, NULL),
+               ONNXSHAPE_ERR_UNKNOWN_VERSION);
+  CHECK_STATUS(onnxshape_check_type((onnxshape_op)7, 14, 1, NULL),
+               ONNXSHAPE_ERR_UNKNOWN_OPERATOR);
+}
+
+/* Each newly added type: accepted at the version that adds it, rejected at
+ * the version just before, for each operator. */
+static void test_new_types_at_their_version(void) {
+  static const struct { int32_t type; int added; } added[] = {
+      {ONNXSHAPE_TYPE_BFLOAT16, 13},       {ONNXSHAPE_TYPE_FLOAT8E4M3FN, 19},
+      {ONNXSHAPE_TYPE_FLOAT8E4M3FNUZ, 19}, {ONNXSHAPE_TYPE_FLOAT8E5M2, 19},
+      {ONNXSHAPE_TYPE_FLOAT8E5M2FNUZ, 19}, {ONNXSHAPE_TYPE_UINT4, 21},
+      {ONNXSHAPE_TYPE_INT4, 21},           {ONNXSHAPE_TYPE_FLOAT4E2M1, 23},
+      {ONNXSHAPE_TYPE_FLOAT8E8M0, 24},     {ONNXSHAPE_TYPE_UINT2, 25},
+      {ONNXSHAPE_TYPE_INT2, 25},
+  };
+  static const struct { onnxshape_op op; const int *vers; size_t n; } ops[] = {
+      {ONNXSHAPE_OP_SHAPE, shape_vers, 8},
+      {ONNXSHAPE_OP_RESHAPE, reshape_vers, 9},
+      {ONNXSHAPE_OP_SIZE, size_vers, 7},
+  };
+  for (size_t o = 0; o < 3; o++) {
+    for (size_t a = 0; a < sizeof added / sizeof added[0]; a++) {
+      size_t at = 0;
+      while (at < ops[o].n && ops[o].vers[at] != added[a].added) at++;
+      CHECK(at > 0 && at < ops[o].n);
+      if (at == 0 || at >= ops[o].n) continue;
+      CHECK_STATUS(onnxshape_check_type(ops[o].op, ops[o].vers[at], added[a].type, NULL),
+                   ONNXSHAPE_OK);
+      CHECK_STATUS(onnxshape_check_type(ops[o].op, ops[o].vers[at - 1], added[a].type, NULL),
+                   ONNXSHAPE_ERR_TYPE_NOT_ALLOWED);
+    }
+  }
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  CHECK_STATUS(onnxshape_check_type(ONNXSHAPE_OP_SIZE, 23, ONNXSHAPE_TYPE_UINT2, &d),
+               ONNXSHAPE_ERR_TYPE_NOT_ALLOWED);
+  CHECK(strncmp(d.message, "Size-23: input type uint2 is not allowed (allowed: float, uint8,",
+                63) == 0);
+  CHECK_STATUS(onnxshape_check_type(ONNXSHAPE_OP_RESHAPE, 1, ONNXSHAPE_TYPE_INT32, &d),
+               ONNXSHAPE_ERR_TYPE_NOT_ALLOWED);
+  CHECK_STR(d.message, "Reshape-1: input type int32 is not allowed (allowed: float, float16, double)");
+}
+
+static void test_attribute_specs(void) {
+  const onnxshape_op_version *v = onnxshape_op_version_get(ONNXSHAPE_OP_SHAPE, 13);
+  CHECK(v != NULL && v->num_attrs == 0 && v->num_inputs == 1);
+  v = onnxshape_op_version_get(ONNXSHAPE_OP_SHAPE, 15);
+  CHECK(v != NULL && v->num_attrs == 2);
+  if (v != NULL && v->num_attrs == 2) {
+    CHECK_STR(v->attrs[0].name, "start");
+    CHECK(v->attrs[0].type == ONNXSHAPE_ATTR_INT && !v->attrs[0].required &&
+          v->attrs[0].has_default && v->attrs[0].default_value == 0);
+    CHECK_STR(v->attrs[1].name, "end");
+    CHECK(v->attrs[1].type == ONNXSHAPE_ATTR_INT && !v->attrs[1].required &&
+          !v->attrs[1].has_default);
+  }
+  v = onnxshape_op_version_get(ONNXSHAPE_OP_RESHAPE, 1);
+  CHECK(v != NULL && v->num_inputs == 1 && v->num_attrs == 2);
+  if (v != NULL && v->num_attrs == 2) {
+    CHECK_STR(v->attrs[0].name, "consumed_inputs");
+    CHECK(v->attrs[0].type == ONNXSHAPE_ATTR_INTS && !v->attrs[0].required);
+    CHECK_STR(v->attrs[1].name, "shape");
+    CHECK(v->attrs[1].type == ONNXSHAPE_ATTR_INTS && v->attrs[1].required);
+  }
+  for (int ver = 5; ver <= 25; ver++) {
+    v = onnxshape_op_version_get(ONNXSHAPE_OP_RESHAPE, ver);
+    if (v == NULL) continue;
+    CHECK_I64(v->num_inputs, 2);
+    CHECK_I64(v->num_attrs, ver >= 14 ? 1 : 0);
+    if (ver >= 14 && v->num_attrs == 1) {
+      CHECK_STR(v->attrs[0].name, "allowzero");
+      CHECK(v->attrs[0].has_default && v->attrs[0].default_value == 0);
+    }
+  }
+  size_t n;
+  const onnxshape_op_version *sv = onnxshape_op_versions(ONNXSHAPE_OP_SIZE, &n);
+  for (size_t i = 0; sv != NULL && i < n; i++) {
+    CHECK_I64(sv[i].num_attrs, 0);
+    CHECK_I64(sv[i].num_inputs, 1);
+    CHECK_STR(sv[i].op_name, "Size");
+  }
+}
+
+static void test_dims_count(void) {
+  int64_t c = -5;
+  CHECK_STATUS(onnxshape_dims_count(NULL, 0, &c), ONNXSHAPE_OK);
+  CHECK_I64(c, 1);
+  const int64_t d1[] = {2, 3, 4};
+  CHECK_STATUS(onnxshape_dims_count(d1, 3, &c), ONNXSHAPE_OK);
+  CHECK_I64(c, 24);
+  const int64_t huge_zero[] = {INT64_C(1) << 32, INT64_C(1) << 32, 0};
+  CHECK_STATUS(onnxshape_dims_count(huge_zero, 3, &c), ONNXSHAPE_OK);
+  CHECK_I64(c, 0);
+  const int64_t zero_first[] = {0, INT64_MAX, INT64_MAX};
+  CHECK_STATUS(onnxshape_dims_count(zero_first, 3, &c), ONNXSHAPE_OK);
+  CHECK_I64(c, 0);
+  const int64_t max1[] = {INT64_MAX, 1};
+  CHECK_STATUS(onnxshape_dims_count(max1, 2, &c), ONNXSHAPE_OK);
+  CHECK_I64(c, INT64_MAX);
+  c = 99;
+  const int64_t over[] = {INT64_C(1) << 32, INT64_C(1) << 31};
+  CHECK_STATUS(onnxshape_dims_count(over, 2, &c), ONNXSHAPE_ERR_OVERFLOW);
+  const int64_t wraps[] = {INT64_C(2305843009213693955), 8};
+  CHECK_STATUS(onnxshape_dims_count(wraps, 2, &c), ONNXSHAPE_ERR_OVERFLOW);
+  const int64_t neg[] = {2, -1, 0};
+  CHECK_STATUS(onnxshape_dims_count(neg, 3, &c), ONNXSHAPE_ERR_NEGATIVE_DIM);
+  CHECK_I64(c, 99);
+  CHECK_STATUS(onnxshape_dims_count(NULL, 1, &c), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(onnxshape_dims_count(d1, 3, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+}
+
+static void test_diag_format(void) {
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  CHECK(d.node == NULL && d.message[0] == '\0');
+  d.node = "n0";
+  const int64_t dims[] = {2, 3};
+  const int64_t shape[] = {2, -2};
+  int64_t out[2];
+  CHECK_STATUS(onnxshape_reshape_infer(14, 1, dims, 2, shape, 2, NULL, out, 2, &d),
+               ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE);
+  CHECK_STR(d.message, "Reshape-14 (node 'n0'): shape[1] = -2; a dimension cannot be below -1");
+  /* A long node name is truncated, never overflowing the buffer. */
+  char longname[1000];
+  memset(longname, 'x', sizeof longname - 1);
+  longname[sizeof longname - 1] = '\0';
+  d.node = longname;
+  CHECK_STATUS(onnxshape_reshape_infer(14, 1, dims, 2, shape, 2, NULL, out, 2, &d),
+               ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE);
+  CHECK_I64(strlen(d.message), ONNXSHAPE_DIAG_SIZE - 1);
+  /* Success clears a previous message. */
+  d.node = NULL;
+  const int64_t ok_shape[] = {3, 2};
+  CHECK_STATUS(onnxshape_reshape_infer(14, 1, dims, 2, ok_shape, 2, NULL, out, 2, &d),
+               ONNXSHAPE_OK);
+  CHECK_STR(d.message, "");
+  onnxshape_diag_init(NULL);
+}
+
+RUN_TESTS(TEST_ENTRY(test_status_values_are_pinned), TEST_ENTRY(test_type_table),
+          TEST_ENTRY(test_storage_bytes), TEST_ENTRY(test_version_resolution),
+          TEST_ENTRY(test_op_names), TEST_ENTRY(test_type_sets_per_version),
+          TEST_ENTRY(test_new_types_at_their_version), TEST_ENTRY(test_attribute_specs),
+          TEST_ENTRY(test_dims_count), TEST_ENTRY(test_diag_format))
