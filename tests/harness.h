@@ -13,12 +13,16 @@
 static int h_failed_checks;
 static int h_case_failed;
 
+static inline void h_fail(void) {
+  h_failed_checks++;
+  h_case_failed = 1;
+}
+
 #define CHECK(cond)                                                              \
   do {                                                                           \
     if (!(cond)) {                                                               \
       fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);  \
-      h_failed_checks++;                                                         \
-      h_case_failed = 1;                                                         \
+      h_fail(); \
     }                                                                            \
   } while (0)
 
@@ -28,8 +32,7 @@ static int h_case_failed;
     if (a_ != e_) {                                                                    \
       fprintf(stderr, "%s:%d: %s = %" PRId64 ", expected %" PRId64 "\n", __FILE__,    \
               __LINE__, #actual, a_, e_);                                              \
-      h_failed_checks++;                                                               \
-      h_case_failed = 1;                                                               \
+      h_fail(); \
     }                                                                                  \
   } while (0)
 
@@ -39,8 +42,7 @@ static int h_case_failed;
     if (s_ != (expected)) {                                                            \
       fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__,      \
               #expr, onnxshape_status_name(s_), onnxshape_status_name(expected));      \
-      h_failed_checks++;                                                               \
-      h_case_failed = 1;                                                               \
+      h_fail(); \
     }                                                                                  \
   } while (0)
 
@@ -50,8 +52,7 @@ static int h_case_failed;
     if (a_ == NULL || strcmp(a_, e_) != 0) {                                           \
       fprintf(stderr, "%s:%d: %s = \"%s\", expected \"%s\"\n", __FILE__, __LINE__,     \
               #actual, a_ ? a_ : "(null)", e_);                                        \
-      h_failed_checks++;                                                               \
-      h_case_failed = 1;                                                               \
+      h_fail(); \
     }                                                                                  \
   } while (0)
 
@@ -62,8 +63,7 @@ static int h_case_failed;
     if ((size_t)(len) != n_ || memcmp((actual), e_, n_ * sizeof(int64_t)) != 0) {      \
       fprintf(stderr, "%s:%d: %s differs from {%s} (length %zu, expected %zu)\n",      \
               __FILE__, __LINE__, #actual, #__VA_ARGS__, (size_t)(len), n_);           \
-      h_failed_checks++;                                                               \
-      h_case_failed = 1;                                                               \
+      h_fail(); \
     }                                                                                  \
   } while (0)
 
