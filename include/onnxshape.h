@@ -454,6 +454,171 @@ ONNXSHAPE_API onnxshape_status onnxshape_reshape_run_copy(int version, const onn
                                             onnxshape_diag *diag);
 /** @} */
 
+/* ------------------------------------------------------------------------ */
+/** @name Tensor files (TensorProto)
+ * These functions allocate; the kernels above never do.
+ * @{ */
+
+/** A tensor with its own storage, decoded from a TensorProto. */
+typedef struct onnxshape_owned_tensor onnxshape_owned_tensor;
+
+/**
+ * Read a serialized TensorProto file. Every storage form is accepted:
+ * raw_data, the typed fields (float_data, double_data, int32_data, int64_data,
+ * uint64_data, string_data) and external data (location/offset/length,
+ * resolved inside the directory of @p path, mapped with mmap).
+ * Validated before use: known data_type, no negative dims, an element count
+ * that fits int64, a payload exactly matching the dims, strings never in
+ * raw_data, each typed value in its type's range.
+ * @param[out] out the tensor; free it with onnxshape_owned_tensor_free()
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_IO (cannot open or read);
+ *         ONNXSHAPE_ERR_MALFORMED (not a TensorProto); ONNXSHAPE_ERR_INVALID_TENSOR;
+ *         ONNXSHAPE_ERR_OVERFLOW; ONNXSHAPE_ERR_OUT_OF_MEMORY; ONNXSHAPE_ERR_INVALID_ARGUMENT.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_tensor_read_file(const char *path,
+                                                         onnxshape_owned_tensor **out,
+                                                         onnxshape_diag *diag);
+
+/** As onnxshape_tensor_read_file(), from @p len bytes in memory. External data
+ *  resolves inside @p base_dir, or is rejected when @p base_dir is NULL. */
+ONNXSHAPE_API onnxshape_status onnxshape_tensor_parse(const void *bytes, size_t len,
+                                                     const char *base_dir,
+                                                     onnxshape_owned_tensor **out,
+                                                     onnxshape_diag *diag);
+
+/** @return the tensor for the kernels (valid until the owner is freed). */
+ONNXSHAPE_API const onnxshape_tensor *onnxshape_owned_tensor_get(const onnxshape_owned_tensor *t);
+
+/** @return the TensorProto's name ("" when it has none). */
+ONNXSHAPE_API const char *onnxshape_owned_tensor_name(const onnxshape_owned_tensor *t);
+
+/** Free @p t and everything it owns. NULL is allowed. */
+ONNXSHAPE_API void onnxshape_owned_tensor_free(onnxshape_owned_tensor *t);
+
+/**
+ * Write @p t as a serialized TensorProto named @p name: raw_data for every
+ * type but string, string_data for strings. The file is written to a
+ * temporary name in the same directory and renamed, so it is never seen
+ * half-written.
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_INVALID_ARGUMENT; ONNXSHAPE_ERR_UNKNOWN_TYPE;
+ *         ONNXSHAPE_ERR_DATA_SIZE; ONNXSHAPE_ERR_OVERFLOW; ONNXSHAPE_ERR_IO;
+ *         ONNXSHAPE_ERR_OUT_OF_MEMORY.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_tensor_write_file(const char *path, const char *name,
+                                                          const onnxshape_tensor *t,
+                                                          onnxshape_diag *diag);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** @name Models
+ * @{ */
+
+/** A loaded and checked ONNX model (ModelProto). */
+typedef struct onnxshape_model onnxshape_model;
+
+/**
+ * Read and check an ONNX model: the default-domain opset (1 to
+ * ONNXSHAPE_MAX_OPSET), initializers, graph inputs and outputs, and every node
+ * in file order. Supported operators: Shape, Reshape, Size (all versions),
+ * Constant and Identity. Rejected, with a message naming the node and rule:
+ * a node input not produced earlier, an unknown operator or domain, an
+ * attribute not defined for the resolved version, a missing required
+ * attribute, a wrong attribute type, a wrong input or output count, a name
+ * produced twice.
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_IO; ONNXSHAPE_ERR_MALFORMED;
+ *         ONNXSHAPE_ERR_INVALID_MODEL; ONNXSHAPE_ERR_UNSUPPORTED_OPSET;
+ *         ONNXSHAPE_ERR_UNKNOWN_OPERATOR; ONNXSHAPE_ERR_INVALID_ATTRIBUTE;
+ *         ONNXSHAPE_ERR_INVALID_TENSOR (an initializer or Constant value);
+ *         ONNXSHAPE_ERR_OUT_OF_MEMORY.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **out,
+                                                        onnxshape_diag *diag);
+
+/** Free @p model. NULL is allowed. Results of onnxshape_model_run() that
+ *  borrow from the model must be freed first. */
+ONNXSHAPE_API void onnxshape_model_free(onnxshape_model *model);
+
+/** Number of graph inputs (including those with an initializer). */
+ONNXSHAPE_API size_t onnxshape_model_input_count(const onnxshape_model *model);
+/** Name of graph input @p i, or NULL when out of range. */
+ONNXSHAPE_API const char *onnxshape_model_input_name(const onnxshape_model *model, size_t i);
+/** 1 if graph input @p i has an initializer (a default value), else 0. */
+ONNXSHAPE_API int onnxshape_model_input_has_default(const onnxshape_model *model, size_t i);
+/** Number of graph outputs. */
+ONNXSHAPE_API size_t onnxshape_model_output_count(const onnxshape_model *model);
+/** Name of graph output @p i, or NULL when out of range. */
+ONNXSHAPE_API const char *onnxshape_model_output_name(const onnxshape_model *model, size_t i);
+/** The model's default-domain opset. */
+ONNXSHAPE_API int64_t onnxshape_model_opset(const onnxshape_model *model);
+
+/** A graph input binding. */
+typedef struct onnxshape_binding {
+  const char *name;               /**< graph input name */
+  const onnxshape_tensor *tensor; /**< borrowed for the lifetime of the result */
+} onnxshape_binding;
+
+/** The outputs of one run. */
+typedef struct onnxshape_result onnxshape_result;
+
+/**
+ * Run the model's nodes in order. Every graph input without an initializer
+ * must be bound; a binding overrides an initializer. Reshape and Identity
+ * outputs are views of their inputs (nothing is copied), so a result borrows
+ * from the model and the bound tensors: keep them alive until it is freed.
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_INVALID_ARGUMENT; ONNXSHAPE_ERR_NOT_FOUND
+ *         (binding to no graph input, or an input left unbound);
+ *         ONNXSHAPE_ERR_INVALID_MODEL (duplicate binding); any kernel status,
+ *         with a message naming the node; ONNXSHAPE_ERR_OUT_OF_MEMORY.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_model_run(const onnxshape_model *model,
+                                                  const onnxshape_binding *inputs,
+                                                  size_t n_inputs, onnxshape_result **out,
+                                                  onnxshape_diag *diag);
+
+/** Number of outputs (the model's graph outputs, in order). */
+ONNXSHAPE_API size_t onnxshape_result_count(const onnxshape_result *result);
+/** Output @p i's name, or NULL. */
+ONNXSHAPE_API const char *onnxshape_result_name(const onnxshape_result *result, size_t i);
+/** Output @p i, or NULL. */
+ONNXSHAPE_API const onnxshape_tensor *onnxshape_result_tensor(const onnxshape_result *result,
+                                                             size_t i);
+/** Free @p result. NULL is allowed. */
+ONNXSHAPE_API void onnxshape_result_free(onnxshape_result *result);
+
+/** What is known about one value without input data. */
+typedef struct onnxshape_value_info {
+  const char *name;
+  int32_t type;              /**< element type, or 0 when unknown */
+  int rank_known;            /**< 1 when rank is known */
+  size_t rank;
+  const int64_t *dims;       /**< rank entries; -1 where the dim is not a known number */
+  const char *const *params; /**< rank entries: the symbol of a symbolic dim, else NULL */
+  const onnxshape_tensor *value; /**< the value itself when known (constants), else NULL */
+} onnxshape_value_info;
+
+/** The values of a model, as onnxshape_model_infer() determined them. */
+typedef struct onnxshape_inference onnxshape_inference;
+
+/**
+ * Determine the type and dims of every value without input data, from the
+ * declared input shapes, initializers and Constant nodes. Symbolic dims
+ * (dim_param, such as `N`) stay symbolic where the rules keep them: copied by
+ * Identity, by Shape's slice (as dims) and by a Reshape 0 without allowzero.
+ * @return ONNXSHAPE_OK, or the error of a node that cannot succeed whatever
+ *         the data (for example a constant Reshape target with two -1).
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_model_infer(const onnxshape_model *model,
+                                                    onnxshape_inference **out,
+                                                    onnxshape_diag *diag);
+/** Number of values: graph inputs, initializers, then node outputs in order. */
+ONNXSHAPE_API size_t onnxshape_inference_count(const onnxshape_inference *inf);
+/** Value @p i, or NULL. */
+ONNXSHAPE_API const onnxshape_value_info *onnxshape_inference_get(const onnxshape_inference *inf,
+                                                                 size_t i);
+/** Free @p inf. NULL is allowed. */
+ONNXSHAPE_API void onnxshape_inference_free(onnxshape_inference *inf);
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

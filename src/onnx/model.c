@@ -1,0 +1,620 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* ModelProto to the checked, protobuf-free form of model.h. Every static
+ * rule is checked here, so running a model fails only on data. */
+#define _POSIX_C_SOURCE 200809L
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/internal.h"
+#include "fileio.h"
+#include "model.h"
+#include "onnx_subset.pb-c.h"
+
+/* Operators besides the kernels: their versions, type sets and attributes. */
+typedef struct op_attr {
+  const char *name;
+  int type;
+  int required;
+} op_attr;
+
+#define RANGE(hi) ((uint32_t)(((1ull << ((hi) + 1)) - 1u) & ~1ull))
+#define FLOATS_ONLY ((1u << 1) | (1u << 10) | (1u << 11))
+
+static const op_attr constant1_attrs[] = {{"value", OS_ATTR_TENSOR, 1}};
+static const op_attr constant11_attrs[] = {{"value", OS_ATTR_TENSOR, 0},
+                                           {"sparse_value", OS_ATTR_SPARSE_TENSOR, 0}};
+static const op_attr constant12_attrs[] = {
+    {"value", OS_ATTR_TENSOR, 0},         {"sparse_value", OS_ATTR_SPARSE_TENSOR, 0},
+    {"value_float", OS_ATTR_FLOAT, 0},    {"value_floats", OS_ATTR_FLOATS, 0},
+    {"value_int", OS_ATTR_INT, 0},        {"value_ints", OS_ATTR_INTS, 0},
+    {"value_string", OS_ATTR_STRING, 0},  {"value_strings", OS_ATTR_STRINGS, 0}};
+
+typedef struct extra_version {
+  int since;
+  uint32_t types;
+  const op_attr *attrs;
+  size_t n_attrs;
+} extra_version;
+
+static const extra_version constant_versions[] = {
+    {1, FLOATS_ONLY, constant1_attrs, 1}, {9, RANGE(15), constant1_attrs, 1},
+    {11, RANGE(15), constant11_attrs, 2}, {12, RANGE(15), constant12_attrs, 8},
+    {13, RANGE(16), constant12_attrs, 8}, {19, RANGE(20), constant12_attrs, 8},
+    {21, RANGE(22), constant12_attrs, 8}, {23, RANGE(23), constant12_attrs, 8},
+    {24, RANGE(24), constant12_attrs, 8}, {25, RANGE(26), constant12_attrs, 8}};
+static const extra_version identity_versions[] = {
+    {1, RANGE(15), NULL, 0},  {13, RANGE(16), NULL, 0}, {14, RANGE(16), NULL, 0},
+    {16, RANGE(16), NULL, 0}, {19, RANGE(20), NULL, 0}, {21, RANGE(22), NULL, 0},
+    {23, RANGE(23), NULL, 0}, {24, RANGE(24), NULL, 0}, {25, RANGE(26), NULL, 0}};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static const extra_version *extra_lookup(os_kind kind, int version) {
+  const extra_version *v = kind == OS_KIND_CONSTANT ? constant_versions : identity_versions;
+  size_t n = kind == OS_KIND_CONSTANT ? COUNT(constant_versions) : COUNT(identity_versions);
+  for (size_t i = 0; i < n; i++) {
+    if (v[i].since == version) return &v[i];
+  }
+  return NULL;
+}
+
+static int extra_resolve(os_kind kind, int64_t opset) {
+  const extra_version *v = kind == OS_KIND_CONSTANT ? constant_versions : identity_versions;
+  size_t n = kind == OS_KIND_CONSTANT ? COUNT(constant_versions) : COUNT(identity_versions);
+  int best = v[0].since;
+  for (size_t i = 0; i < n; i++) {
+    if (v[i].since <= opset) best = v[i].since;
+  }
+  return best;
+}
+
+uint32_t onnxshape__extra_types(int kind, int version);
+uint32_t onnxshape__extra_types(int kind, int version) {
+  const extra_version *v = extra_lookup((os_kind)kind, version);
+  return v != NULL ? v->types : 0;
+}
+
+static const char *attr_type_name(int t) {
+  switch (t) {
+    case OS_ATTR_FLOAT: return "FLOAT";
+    case OS_ATTR_INT: return "INT";
+    case OS_ATTR_STRING: return "STRING";
+    case OS_ATTR_TENSOR: return "TENSOR";
+    case 5: return "GRAPH";
+    case OS_ATTR_FLOATS: return "FLOATS";
+    case OS_ATTR_INTS: return "INTS";
+    case OS_ATTR_STRINGS: return "STRINGS";
+    case 9: return "TENSORS";
+    case 10: return "GRAPHS";
+    case OS_ATTR_SPARSE_TENSOR: return "SPARSE_TENSOR";
+    case 12: return "SPARSE_TENSORS";
+    case 13: return "TYPE_PROTO";
+    case 14: return "TYPE_PROTOS";
+  }
+  return "UNDEFINED";
+}
+
+/* ---- messages -------------------------------------------------------- */
+
+#define MFAIL(st, ...) onnxshape__fail(diag, st, NULL, 0, __VA_ARGS__)
+
+/* Errors about one node: "<Op>-<v> (node '<label>'): ..." once the version
+ * is known, "node '<label>' (<op_type>): ..." before. */
+static const char *op_display(const os_node *n) {
+  return n->op_type != NULL ? n->op_type : "?";
+}
+
+#define NFAIL(n, st, ...)                                                              \
+  ((n)->version > 0 ? onnxshape__fail(diag, st, op_display(n), (n)->version, __VA_ARGS__) \
+                    : onnxshape__fail(diag, st, NULL, 0, __VA_ARGS__))
+
+/* ---- model lifetime -------------------------------------------------- */
+
+void onnxshape_model_free(onnxshape_model *m) {
+  if (m == NULL) return;
+  for (size_t i = 0; i < m->n_inits; i++) onnxshape_owned_tensor_free(m->inits[i]);
+  free(m->inits);
+  for (size_t i = 0; i < m->n_nodes; i++) {
+    os_node *n = &m->nodes[i];
+    for (size_t a = 0; a < n->n_attrs; a++) {
+      onnxshape_owned_tensor_free(n->attrs[a].t);
+      free(n->attrs[a].strings);
+    }
+    free(n->attrs);
+    free(n->inputs);
+    free(n->outputs);
+    onnxshape_owned_tensor_free(n->constant);
+  }
+  free(m->nodes);
+  for (size_t i = 0; i < m->n_inputs; i++) free(m->inputs[i].dims);
+  for (size_t i = 0; i < m->n_outputs; i++) free(m->outputs[i].dims);
+  free(m->inputs);
+  free(m->input_slots);
+  free(m->outputs);
+  free(m->output_slots);
+  free(m->slots);
+  free(m->dir);
+  if (m->proto != NULL) onnx__model_proto__free_unpacked(m->proto, NULL);
+  free(m);
+}
+
+size_t onnxshape_model_input_count(const onnxshape_model *m) { return m ? m->n_inputs : 0; }
+const char *onnxshape_model_input_name(const onnxshape_model *m, size_t i) {
+  return m && i < m->n_inputs ? m->inputs[i].name : NULL;
+}
+int onnxshape_model_input_has_default(const onnxshape_model *m, size_t i) {
+  return m && i < m->n_inputs && m->slots[m->input_slots[i]].init != NULL;
+}
+size_t onnxshape_model_output_count(const onnxshape_model *m) { return m ? m->n_outputs : 0; }
+const char *onnxshape_model_output_name(const onnxshape_model *m, size_t i) {
+  return m && i < m->n_outputs ? m->outputs[i].name : NULL;
+}
+int64_t onnxshape_model_opset(const onnxshape_model *m) { return m ? m->opset : 0; }
+
+/* ---- loading --------------------------------------------------------- */
+
+static int is_default_domain(const char *d) {
+  return d == NULL || d[0] == '\0' || strcmp(d, "ai.onnx") == 0;
+}
+
+static onnxshape_status load_opset(onnxshape_model *m, const Onnx__ModelProto *mp,
+                                   onnxshape_diag *diag) {
+  int found = 0;
+  for (size_t i = 0; i < mp->n_opset_import; i++) {
+    const Onnx__OperatorSetIdProto *o = mp->opset_import[i];
+    if (!is_default_domain(o->domain)) continue;
+    if (found) return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the default domain is imported twice");
+    found = 1;
+    if (!o->has_version || o->version < 1 || o->version > ONNXSHAPE_MAX_OPSET) {
+      return MFAIL(ONNXSHAPE_ERR_UNSUPPORTED_OPSET,
+                   "the model imports default-domain opset %lld; this build supports 1 to %d",
+                   (long long)o->version, ONNXSHAPE_MAX_OPSET);
+    }
+    m->opset = o->version;
+  }
+  if (!found) return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the model has no default-domain opset import");
+  return ONNXSHAPE_OK;
+}
+
+static long find_slot(const onnxshape_model *m, const char *name) {
+  for (size_t i = 0; i < m->n_slots; i++) {
+    if (strcmp(m->slots[i].name, name) == 0) return (long)i;
+  }
+  return -1;
+}
+
+static onnxshape_status load_decl(const Onnx__ValueInfoProto *vi, os_value_decl *d,
+                                  const char *what, onnxshape_diag *diag) {
+  d->name = vi->name != NULL ? vi->name : "";
+  if (d->name[0] == '\0') return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "a graph %s has no name", what);
+  const Onnx__TypeProto *tp = vi->type;
+  if (tp == NULL) return ONNXSHAPE_OK; /* untyped: known only from data */
+  if (tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE) {
+    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
+                 "graph %s '%s' is not a tensor (sequences, maps, optionals and sparse tensors "
+                 "are not supported)", what, d->name);
+  }
+  const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
+  if (tt->has_elem_type && tt->elem_type != 0) {
+    if (onnxshape_type_get(tt->elem_type) == NULL) {
+      return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph %s '%s' has unknown element type %ld",
+                   what, d->name, (long)tt->elem_type);
+    }
+    d->has_type = 1;
+    d->elem_type = tt->elem_type;
+  }
+  if (tt->shape != NULL) {
+    d->has_shape = 1;
+    d->rank = tt->shape->n_dim;
+    if (d->rank > 0) {
+      d->dims = calloc(d->rank, sizeof *d->dims);
+      if (d->dims == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    for (size_t i = 0; i < d->rank; i++) {
+      const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[i];
+      d->dims[i].value = -1;
+      if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+        if (dim->dim_value < 0) {
+          return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph %s '%s' declares dim %zu = %lld",
+                       what, d->name, i, (long long)dim->dim_value);
+        }
+        d->dims[i].value = dim->dim_value;
+      } else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+                 dim->dim_param != NULL && dim->dim_param[0] != '\0') {
+        d->dims[i].param = dim->dim_param;
+      }
+    }
+  }
+  return ONNXSHAPE_OK;
+}
+
+static onnxshape_status add_slot(onnxshape_model *m, const char *name, os_slot_kind kind,
+                                 size_t *index, onnxshape_diag *diag) {
+  if (find_slot(m, name) >= 0) {
+    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the name '%s' is defined twice", name);
+  }
+  os_slot *s = &m->slots[m->n_slots];
+  s->name = name;
+  s->kind = kind;
+  s->init = NULL;
+  *index = m->n_slots++;
+  return ONNXSHAPE_OK;
+}
+
+/* A synthesized Constant value (value_float, value_ints, ...). */
+static onnxshape_status make_constant(int32_t type, size_t rank, size_t count, const void *src,
+                                      size_t elem_size, onnxshape_owned_tensor **out,
+                                      onnxshape_diag *diag) {
+  onnxshape_owned_tensor *t = calloc(1, sizeof *t);
+  if (t == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  onnxshape__owned_tensor_init(t);
+  t->dims = malloc(sizeof(int64_t));
+  t->heap = malloc(count * elem_size + 1);
+  if (t->dims == NULL || t->heap == NULL) {
+    onnxshape_owned_tensor_free(t);
+    return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  t->dims[0] = (int64_t)count;
+  if (count > 0) memcpy(t->heap, src, count * elem_size);
+  t->view.type = type;
+  t->view.rank = rank;
+  t->view.dims = t->dims;
+  t->view.data = t->heap;
+  t->view.data_bytes = count * elem_size;
+  *out = t;
+  return ONNXSHAPE_OK;
+}
+
+static onnxshape_status load_constant_value(const onnxshape_model *m, os_node *n,
+                                            const extra_version *ev, onnxshape_diag *diag) {
+  os_attr *only = NULL;
+  for (size_t i = 0; i < n->n_attrs; i++) {
+    if (only != NULL) {
+      return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE,
+                   "Constant takes exactly one value attribute; both '%s' and '%s' are set",
+                   only->name, n->attrs[i].name);
+    }
+    only = &n->attrs[i];
+  }
+  if (only == NULL) {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Constant needs one value attribute");
+  }
+  onnxshape_status st = ONNXSHAPE_OK;
+  switch (only->type) {
+    case OS_ATTR_TENSOR: n->constant = only->t; only->t = NULL; break;
+    case OS_ATTR_SPARSE_TENSOR:
+      return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "sparse_value is not supported");
+    case OS_ATTR_FLOAT:
+      st = make_constant(ONNXSHAPE_TYPE_FLOAT, 0, 1, &only->f, sizeof(float), &n->constant, diag);
+      break;
+    case OS_ATTR_FLOATS:
+      st = make_constant(ONNXSHAPE_TYPE_FLOAT, 1, only->n_floats, only->floats, sizeof(float),
+                         &n->constant, diag);
+      break;
+    case OS_ATTR_INT:
+      st = make_constant(ONNXSHAPE_TYPE_INT64, 0, 1, &only->i, sizeof(int64_t), &n->constant,
+                         diag);
+      break;
+    case OS_ATTR_INTS:
+      st = make_constant(ONNXSHAPE_TYPE_INT64, 1, only->n_ints, only->ints, sizeof(int64_t),
+                         &n->constant, diag);
+      break;
+    case OS_ATTR_STRING:
+      st = make_constant(ONNXSHAPE_TYPE_STRING, 0, 1, &only->s, sizeof(onnxshape_string),
+                         &n->constant, diag);
+      break;
+    case OS_ATTR_STRINGS:
+      st = make_constant(ONNXSHAPE_TYPE_STRING, 1, only->n_strings, only->strings,
+                         sizeof(onnxshape_string), &n->constant, diag);
+      break;
+  }
+  if (st != ONNXSHAPE_OK) return st;
+  (void)m;
+  int32_t type = n->constant->view.type;
+  if ((ev->types & (1u << type)) == 0) {
+    return NFAIL(n, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "a %s value is not allowed",
+                 onnxshape_type_name(type));
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* Checks one attribute against the version's list and decodes it. */
+static onnxshape_status load_attr(const onnxshape_model *m, os_node *n,
+                                  const Onnx__AttributeProto *ap, os_attr *a,
+                                  const op_attr *specs, size_t n_specs, onnxshape_diag *diag) {
+  a->name = ap->name != NULL ? ap->name : "";
+  if (ap->ref_attr_name != NULL) {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE,
+                 "attribute '%s' refers to a function attribute, which is only valid inside a "
+                 "function", a->name);
+  }
+  const op_attr *spec = NULL;
+  for (size_t i = 0; i < n_specs; i++) {
+    if (strcmp(specs[i].name, a->name) == 0) spec = &specs[i];
+  }
+  if (spec == NULL) {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '%s' is not defined for %s-%d",
+                 a->name, op_display(n), n->version);
+  }
+  a->type = ap->has_type ? (int)ap->type : 0;
+  if (a->type != spec->type) {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '%s' has type %s; it must be %s",
+                 a->name, attr_type_name(a->type), attr_type_name(spec->type));
+  }
+  a->i = ap->i;
+  a->f = ap->f;
+  a->ints = ap->ints;
+  a->n_ints = ap->n_ints;
+  a->floats = ap->floats;
+  a->n_floats = ap->n_floats;
+  a->s.data = (const char *)ap->s.data;
+  a->s.length = ap->s.len;
+  if (a->type == OS_ATTR_STRINGS && ap->n_strings > 0) {
+    a->strings = calloc(ap->n_strings, sizeof *a->strings);
+    if (a->strings == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+    for (size_t i = 0; i < ap->n_strings; i++) {
+      a->strings[i].data = (const char *)ap->strings[i].data;
+      a->strings[i].length = ap->strings[i].len;
+    }
+    a->n_strings = ap->n_strings;
+  }
+  if (a->type == OS_ATTR_TENSOR) {
+    if (ap->t == NULL) {
+      return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '%s' has no tensor", a->name);
+    }
+    onnxshape_diag inner;
+    onnxshape_diag_init(&inner);
+    onnxshape_status st = onnxshape__tensor_from_proto(ap->t, m->dir, &a->t, &inner);
+    if (st != ONNXSHAPE_OK) return NFAIL(n, st, "attribute '%s': %s", a->name, inner.message);
+  }
+  return ONNXSHAPE_OK;
+}
+
+static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np, size_t index,
+                                  onnxshape_diag *diag) {
+  os_node *n = &m->nodes[index];
+  n->name = np->name != NULL ? np->name : "";
+  n->op_type = np->op_type != NULL ? np->op_type : "";
+  if (n->name[0] != '\0') {
+    snprintf(n->label, sizeof n->label, "%s", n->name);
+    diag->node = n->name;
+  } else {
+    snprintf(n->label, sizeof n->label, "#%zu", index);
+    diag->node = n->label;
+  }
+  if (!is_default_domain(np->domain)) {
+    return MFAIL(ONNXSHAPE_ERR_UNKNOWN_OPERATOR,
+                 "operator '%s' of domain '%s' is not supported (only the default domain)",
+                 n->op_type, np->domain);
+  }
+  const op_attr *specs = NULL;
+  size_t n_specs = 0;
+  size_t n_in = 1;
+  onnxshape_op op;
+  op_attr kernel_specs[2];
+  const extra_version *ev = NULL;
+  if (onnxshape_op_from_name(n->op_type, &op) == ONNXSHAPE_OK) {
+    n->kind = (os_kind)op;
+    onnxshape_status st = onnxshape_resolve_version(op, m->opset, &n->version, NULL);
+    if (st != ONNXSHAPE_OK) return MFAIL(st, "cannot resolve a version of %s", n->op_type);
+    const onnxshape_op_version *v = onnxshape_op_version_get(op, n->version);
+    for (size_t i = 0; i < v->num_attrs; i++) {
+      kernel_specs[i].name = v->attrs[i].name;
+      kernel_specs[i].type = (int)v->attrs[i].type;
+      kernel_specs[i].required = v->attrs[i].required;
+    }
+    specs = kernel_specs;
+    n_specs = v->num_attrs;
+    n_in = v->num_inputs;
+  } else if (strcmp(n->op_type, "Constant") == 0 || strcmp(n->op_type, "Identity") == 0) {
+    n->kind = n->op_type[0] == 'C' ? OS_KIND_CONSTANT : OS_KIND_IDENTITY;
+    n->version = extra_resolve(n->kind, m->opset);
+    ev = extra_lookup(n->kind, n->version);
+    specs = ev->attrs;
+    n_specs = ev->n_attrs;
+    n_in = n->kind == OS_KIND_CONSTANT ? 0 : 1;
+  } else {
+    return MFAIL(ONNXSHAPE_ERR_UNKNOWN_OPERATOR,
+                 "operator '%s' is not supported (onnxshape runs Shape, Reshape, Size, Constant "
+                 "and Identity)", n->op_type);
+  }
+  /* Attributes. */
+  if (np->n_attribute > 0) {
+    n->attrs = calloc(np->n_attribute, sizeof *n->attrs);
+    if (n->attrs == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  for (size_t i = 0; i < np->n_attribute; i++) {
+    onnxshape_status st = load_attr(m, n, np->attribute[i], &n->attrs[i], specs, n_specs, diag);
+    n->n_attrs = i + 1;
+    if (st != ONNXSHAPE_OK) return st;
+    for (size_t j = 0; j < i; j++) {
+      if (strcmp(n->attrs[j].name, n->attrs[i].name) == 0) {
+        return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '%s' is set twice",
+                     n->attrs[i].name);
+      }
+    }
+  }
+  for (size_t s = 0; s < n_specs; s++) {
+    if (!specs[s].required) continue;
+    int present = 0;
+    for (size_t i = 0; i < n->n_attrs; i++) present |= strcmp(n->attrs[i].name, specs[s].name) == 0;
+    if (!present) {
+      return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "required attribute '%s' is missing",
+                   specs[s].name);
+    }
+  }
+  for (size_t i = 0; i < n->n_attrs; i++) {
+    const os_attr *a = &n->attrs[i];
+    if (strcmp(a->name, "start") == 0) {
+      n->shape_attrs.has_start = 1;
+      n->shape_attrs.start = a->i;
+    } else if (strcmp(a->name, "end") == 0) {
+      n->shape_attrs.has_end = 1;
+      n->shape_attrs.end = a->i;
+    } else if (strcmp(a->name, "allowzero") == 0) {
+      n->reshape_attrs.has_allowzero = 1;
+      n->reshape_attrs.allowzero = a->i;
+      if (a->i != 0 && a->i != 1) {
+        return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "allowzero = %lld; it must be 0 or 1",
+                     (long long)a->i);
+      }
+    } else if (strcmp(a->name, "shape") == 0) {
+      n->reshape1_shape = a->ints;
+      n->reshape1_len = a->n_ints;
+    }
+  }
+  if (n->kind == OS_KIND_CONSTANT) {
+    onnxshape_status st = load_constant_value(m, n, ev, diag);
+    if (st != ONNXSHAPE_OK) return st;
+  }
+  /* Inputs: exactly the version's count, each produced before this node. */
+  if (np->n_input != n_in) {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "takes %zu input%s; the node has %zu", n_in,
+                 n_in == 1 ? "" : "s", np->n_input);
+  }
+  if (np->n_output != 1) {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "has 1 output; the node has %zu", np->n_output);
+  }
+  n->inputs = calloc(n_in + 1, sizeof *n->inputs);
+  n->outputs = calloc(1, sizeof *n->outputs);
+  if (n->inputs == NULL || n->outputs == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  n->n_inputs = n_in;
+  n->n_outputs = 1;
+  for (size_t i = 0; i < n_in; i++) {
+    const char *in = np->input[i];
+    if (in == NULL || in[0] == '\0') {
+      return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "input %zu is empty; it is not optional", i);
+    }
+    long s = find_slot(m, in);
+    if (s < 0) {
+      return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
+                   "input '%s' is not a graph input, an initializer or the output of an earlier "
+                   "node", in);
+    }
+    n->inputs[i] = (size_t)s;
+  }
+  const char *out = np->output[0];
+  if (out == NULL || out[0] == '\0') return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output 0 is empty");
+  if (find_slot(m, out) >= 0) {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output '%s' is already defined", out);
+  }
+  return add_slot(m, out, OS_SLOT_NODE, &n->outputs[0], diag);
+}
+
+static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g,
+                                   onnxshape_diag *diag) {
+  if (g->n_sparse_initializer > 0) {
+    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "sparse initializers are not supported");
+  }
+  size_t cap = g->n_input + g->n_initializer + g->n_node + 1;
+  m->slots = calloc(cap, sizeof *m->slots);
+  m->inits = calloc(g->n_initializer + 1, sizeof *m->inits);
+  m->inputs = calloc(g->n_input + 1, sizeof *m->inputs);
+  m->input_slots = calloc(g->n_input + 1, sizeof *m->input_slots);
+  m->outputs = calloc(g->n_output + 1, sizeof *m->outputs);
+  m->output_slots = calloc(g->n_output + 1, sizeof *m->output_slots);
+  m->nodes = calloc(g->n_node + 1, sizeof *m->nodes);
+  if (!m->slots || !m->inits || !m->inputs || !m->input_slots || !m->outputs ||
+      !m->output_slots || !m->nodes) {
+    return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  for (size_t i = 0; i < g->n_input; i++) {
+    onnxshape_status st = load_decl(g->input[i], &m->inputs[i], "input", diag);
+    m->n_inputs = i + 1;
+    if (st != ONNXSHAPE_OK) return st;
+    st = add_slot(m, m->inputs[i].name, OS_SLOT_INPUT, &m->input_slots[i], diag);
+    if (st != ONNXSHAPE_OK) return st;
+    m->slots[m->input_slots[i]].input_index = i;
+  }
+  for (size_t i = 0; i < g->n_initializer; i++) {
+    onnxshape_owned_tensor *t;
+    onnxshape_status st = onnxshape__tensor_from_proto(g->initializer[i], m->dir, &t, diag);
+    if (st != ONNXSHAPE_OK) return st;
+    m->inits[m->n_inits++] = t;
+    if (t->name[0] == '\0') return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "initializer %zu has no name", i);
+    long s = find_slot(m, t->name);
+    if (s >= 0 && m->slots[s].init != NULL) {
+      return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the name '%s' is defined twice", t->name);
+    }
+    if (s >= 0) {
+      m->slots[s].init = t; /* a graph input with a default value */
+      continue;
+    }
+    size_t idx;
+    st = add_slot(m, t->name, OS_SLOT_INITIALIZER, &idx, diag);
+    if (st != ONNXSHAPE_OK) return st;
+    m->slots[idx].init = t;
+  }
+  for (size_t i = 0; i < g->n_node; i++) {
+    onnxshape_status st = load_node(m, g->node[i], i, diag);
+    m->n_nodes = i + 1;
+    if (st != ONNXSHAPE_OK) return st;
+  }
+  diag->node = NULL;
+  if (g->n_output == 0) return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the graph has no outputs");
+  for (size_t i = 0; i < g->n_output; i++) {
+    onnxshape_status st = load_decl(g->output[i], &m->outputs[i], "output", diag);
+    m->n_outputs = i + 1;
+    if (st != ONNXSHAPE_OK) return st;
+    long s = find_slot(m, m->outputs[i].name);
+    if (s < 0) {
+      return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
+                   "graph output '%s' is not produced by any node, input or initializer",
+                   m->outputs[i].name);
+    }
+    m->output_slots[i] = (size_t)s;
+  }
+  return ONNXSHAPE_OK;
+}
+
+onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **out,
+                                           onnxshape_diag *diag) {
+  if (path == NULL || out == NULL) {
+    return MFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_read_file: NULL argument");
+  }
+  onnxshape_diag local;
+  if (diag == NULL) {
+    onnxshape_diag_init(&local);
+    diag = &local;
+  }
+  const char *caller_node = diag->node;
+  onnxshape__map map;
+  onnxshape_status st = onnxshape__map_file(path, &map, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, map.len, map.base);
+  onnxshape__unmap(&map);
+  if (mp == NULL) {
+    return MFAIL(ONNXSHAPE_ERR_MALFORMED, "'%s' is not a valid ONNX model (protobuf decoding failed)",
+                 path);
+  }
+  onnxshape_model *m = calloc(1, sizeof *m);
+  char dir[PATH_MAX];
+  onnxshape__dirname(path, dir, sizeof dir);
+  if (m == NULL || (m->dir = strdup(dir)) == NULL) {
+    free(m);
+    onnx__model_proto__free_unpacked(mp, NULL);
+    return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  m->proto = mp;
+  m->ir_version = mp->ir_version;
+  if (mp->ir_version < 3) {
+    st = MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
+               "ir_version %lld is not supported (opset imports need IR version 3 or later)",
+               (long long)mp->ir_version);
+  } else if (mp->graph == NULL) {
+    st = MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the model has no graph");
+  } else {
+    st = load_opset(m, mp, diag);
+    if (st == ONNXSHAPE_OK) st = load_graph(m, mp->graph, diag);
+  }
+  diag->node = caller_node;
+  if (st != ONNXSHAPE_OK) {
+    onnxshape_model_free(m);
+    return st;
+  }
+  onnxshape__diag_clear(diag);
+  *out = m;
+  return ONNXSHAPE_OK;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The loaded form of a model: plain C structs, no protobuf types, shared by
+ * the loader (src/onnx) and the graph runner (src/runtime). Names point into
+ * the decoded protobuf, which the model keeps alive. */
+#ifndef ONNXSHAPE_MODEL_H
+#define ONNXSHAPE_MODEL_H
+
+#include "onnxshape.h"
+
+/* Operators the runner knows besides the three kernels. */
+typedef enum os_kind {
+  OS_KIND_SHAPE = ONNXSHAPE_OP_SHAPE,
+  OS_KIND_RESHAPE = ONNXSHAPE_OP_RESHAPE,
+  OS_KIND_SIZE = ONNXSHAPE_OP_SIZE,
+  OS_KIND_CONSTANT = 10,
+  OS_KIND_IDENTITY = 11
+} os_kind;
+
+/* AttributeProto.AttributeType numbers used here. */
+enum { OS_ATTR_FLOAT = 1, OS_ATTR_INT = 2, OS_ATTR_STRING = 3, OS_ATTR_TENSOR = 4,
+       OS_ATTR_FLOATS = 6, OS_ATTR_INTS = 7, OS_ATTR_STRINGS = 8, OS_ATTR_SPARSE_TENSOR = 11 };
+
+/* A tensor that owns what it points at: one of a heap block, a mapping of an
+ * external-data file, or nothing (data inside the model's protobuf). */
+struct onnxshape_owned_tensor {
+  onnxshape_tensor view; /* what kernels see */
+  const char *name;      /* never NULL */
+  int64_t *dims;         /* heap copy (protobuf dims are not guaranteed int64-aligned by API) */
+  void *heap;            /* converted typed-field data or the string array, or NULL */
+  void *map;             /* mmap of external data, or NULL */
+  size_t map_len;
+  void *proto;           /* a decoded standalone TensorProto to free, or NULL */
+  char *name_copy;       /* owned name, or NULL */
+};
+
+typedef struct os_dim {
+  int64_t value;     /* >= 0, or -1 when unknown */
+  const char *param; /* the symbol (dim_param) when value is -1, or NULL */
+} os_dim;
+
+typedef struct os_value_decl {
+  const char *name;
+  int has_type;      /* 1 for a tensor type with an elem_type */
+  int32_t elem_type;
+  int has_shape;
+  size_t rank;
+  os_dim *dims;
+} os_value_decl;
+
+typedef struct os_attr {
+  const char *name;
+  int type;
+  int64_t i;
+  float f;
+  const int64_t *ints;
+  size_t n_ints;
+  const float *floats;
+  size_t n_floats;
+  onnxshape_string s;
+  onnxshape_string *strings;
+  size_t n_strings;
+  onnxshape_owned_tensor *t;
+} os_attr;
+
+typedef struct os_node {
+  const char *name;   /* may be "" */
+  char label[32];     /* the name quoted in messages: name, or "#<index>" when unnamed */
+  const char *op_type;
+  os_kind kind;
+  int version;        /* resolved since_version */
+  size_t n_inputs, n_outputs;
+  size_t *inputs;     /* slot indices */
+  size_t *outputs;
+  size_t n_attrs;
+  os_attr *attrs;
+  /* Decoded attributes for the kernels. */
+  onnxshape_shape_attrs shape_attrs;
+  onnxshape_reshape_attrs reshape_attrs;
+  const int64_t *reshape1_shape; /* Reshape-1's `shape` attribute */
+  size_t reshape1_len;
+  onnxshape_owned_tensor *constant; /* Constant's value */
+} os_node;
+
+/* Where a slot's value comes from before any node runs. */
+typedef enum os_slot_kind { OS_SLOT_INPUT, OS_SLOT_INITIALIZER, OS_SLOT_NODE } os_slot_kind;
+
+typedef struct os_slot {
+  const char *name;
+  os_slot_kind kind;
+  onnxshape_owned_tensor *init; /* initializer, when there is one */
+  size_t input_index;           /* index into inputs, for OS_SLOT_INPUT */
+} os_slot;
+
+struct onnxshape_model {
+  int64_t ir_version;
+  int64_t opset;        /* default-domain opset */
+  char *dir;            /* directory external data resolves in */
+  void *proto;          /* the decoded ModelProto */
+  void *file_map;       /* the mapped model file */
+  size_t file_len;
+  size_t n_inputs;      /* graph inputs, in file order */
+  os_value_decl *inputs;
+  size_t *input_slots;
+  size_t n_outputs;
+  os_value_decl *outputs;
+  size_t *output_slots;
+  size_t n_slots;
+  os_slot *slots;
+  size_t n_inits;
+  onnxshape_owned_tensor **inits;
+  size_t n_nodes;
+  os_node *nodes;
+};
+
+/* Tensor decoding, shared by the model and tensor-file loaders. `msg` is an
+ * Onnx__TensorProto; base_dir is where external data may live (NULL: none
+ * allowed). The result points into msg, which must outlive it. */
+onnxshape_status onnxshape__tensor_from_proto(const void *msg, const char *base_dir,
+                                              onnxshape_owned_tensor **out,
+                                              onnxshape_diag *diag);
+void onnxshape__owned_tensor_init(onnxshape_owned_tensor *t);
+
+#endif

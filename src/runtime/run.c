@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Runs a loaded model's nodes in order through the public kernel API.
+ * Reshape and Identity outputs are views: no tensor data is copied. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/internal.h"
+#include "../onnx/model.h"
+
+uint32_t onnxshape__extra_types(int kind, int version);
+
+/* Small int64 buffers (Shape values, Reshape dims) come from an arena that
+ * starts inside the result and grows in chunks, so pointers stay valid. */
+typedef struct chunk {
+  struct chunk *next;
+  size_t cap, used;
+  int64_t words[];
+} chunk;
+
+#define INLINE_WORDS 128
+
+struct onnxshape_result {
+  const onnxshape_model *model;
+  chunk *chunks;
+  size_t inline_used;
+  int64_t inline_words[INLINE_WORDS];
+  onnxshape_tensor values[]; /* one per slot */
+};
+
+static int64_t *arena_alloc(onnxshape_result *r, size_t n) {
+  if (n == 0) n = 1;
+  if (INLINE_WORDS - r->inline_used >= n) {
+    int64_t *p = r->inline_words + r->inline_used;
+    r->inline_used += n;
+    return p;
+  }
+  if (r->chunks != NULL && r->chunks->cap - r->chunks->used >= n) {
+    int64_t *p = r->chunks->words + r->chunks->used;
+    r->chunks->used += n;
+    return p;
+  }
+  size_t cap = n > 4096 ? n : 4096;
+  if (cap > (SIZE_MAX - sizeof(chunk)) / sizeof(int64_t)) return NULL;
+  chunk *c = malloc(sizeof(chunk) + cap * sizeof(int64_t));
+  if (c == NULL) return NULL;
+  c->next = r->chunks;
+  c->cap = cap;
+  c->used = n;
+  r->chunks = c;
+  return c->words;
+}
+
+void onnxshape_result_free(onnxshape_result *r) {
+  if (r == NULL) return;
+  while (r->chunks != NULL) {
+    chunk *next = r->chunks->next;
+    free(r->chunks);
+    r->chunks = next;
+  }
+  free(r);
+}
+
+size_t onnxshape_result_count(const onnxshape_result *r) { return r ? r->model->n_outputs : 0; }
+
+const char *onnxshape_result_name(const onnxshape_result *r, size_t i) {
+  return r && i < r->model->n_outputs ? r->model->outputs[i].name : NULL;
+}
+
+const onnxshape_tensor *onnxshape_result_tensor(const onnxshape_result *r, size_t i) {
+  return r && i < r->model->n_outputs ? &r->values[r->model->output_slots[i]] : NULL;
+}
+
+#define RFAIL(st, ...) onnxshape__fail(diag, st, NULL, 0, __VA_ARGS__)
+
+/* A bound tensor must be well formed and match its declaration. */
+static onnxshape_status check_binding(const os_value_decl *d, const onnxshape_tensor *t,
+                                      onnxshape_diag *diag) {
+  if (t == NULL || (t->dims == NULL && t->rank > 0)) {
+    return RFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "input '%s': NULL tensor or dims", d->name);
+  }
+  if (onnxshape_type_get(t->type) == NULL) {
+    return RFAIL(ONNXSHAPE_ERR_UNKNOWN_TYPE, "input '%s': unknown element type %ld", d->name,
+                 (long)t->type);
+  }
+  int64_t n;
+  onnxshape_status st = onnxshape_dims_count(t->dims, t->rank, &n);
+  if (st != ONNXSHAPE_OK) {
+    return RFAIL(st, "input '%s': %s", d->name, onnxshape_status_text(st));
+  }
+  size_t bytes;
+  st = onnxshape_type_storage_bytes(t->type, n, &bytes);
+  if (st != ONNXSHAPE_OK || t->data_bytes < bytes || (t->data == NULL && bytes > 0)) {
+    return RFAIL(ONNXSHAPE_ERR_DATA_SIZE, "input '%s': %lld elements of %s need more than the "
+                 "%zu bytes given", d->name, (long long)n, onnxshape_type_name(t->type),
+                 t->data_bytes);
+  }
+  if (d->has_type && d->elem_type != t->type) {
+    return RFAIL(ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "input '%s' is declared %s but bound to %s",
+                 d->name, onnxshape_type_name(d->elem_type), onnxshape_type_name(t->type));
+  }
+  if (d->has_shape) {
+    if (d->rank != t->rank) {
+      return RFAIL(ONNXSHAPE_ERR_INVALID_RANK, "input '%s' is declared with rank %zu but bound "
+                   "to rank %zu", d->name, d->rank, t->rank);
+    }
+    for (size_t i = 0; i < d->rank; i++) {
+      if (d->dims[i].value >= 0 && d->dims[i].value != t->dims[i]) {
+        return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "input '%s' is declared with dim %zu = %lld "
+                     "but bound to %lld", d->name, i, (long long)d->dims[i].value,
+                     (long long)t->dims[i]);
+      }
+    }
+  }
+  return ONNXSHAPE_OK;
+}
+
+static onnxshape_status bind_inputs(const onnxshape_model *m, onnxshape_result *r,
+                                    const onnxshape_binding *inputs, size_t n_inputs,
+                                    onnxshape_diag *diag) {
+  for (size_t s = 0; s < m->n_slots; s++) {
+    if (m->slots[s].init != NULL) r->values[s] = m->slots[s].init->view;
+  }
+  unsigned char *bound = calloc(m->n_inputs + 1, 1);
+  if (bound == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  onnxshape_status st = ONNXSHAPE_OK;
+  for (size_t b = 0; b < n_inputs && st == ONNXSHAPE_OK; b++) {
+    const char *name = inputs[b].name;
+    size_t i = 0;
+    while (i < m->n_inputs && (name == NULL || strcmp(m->inputs[i].name, name) != 0)) i++;
+    if (i == m->n_inputs) {
+      st = RFAIL(ONNXSHAPE_ERR_NOT_FOUND, "the model has no graph input named '%s'",
+                 name != NULL ? name : "(null)");
+    } else if (bound[i]) {
+      st = RFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "graph input '%s' is bound twice", name);
+    } else {
+      st = check_binding(&m->inputs[i], inputs[b].tensor, diag);
+      bound[i] = 1;
+      if (st == ONNXSHAPE_OK) r->values[m->input_slots[i]] = *inputs[b].tensor;
+    }
+  }
+  for (size_t i = 0; i < m->n_inputs && st == ONNXSHAPE_OK; i++) {
+    if (!bound[i] && m->slots[m->input_slots[i]].init == NULL) {
+      st = RFAIL(ONNXSHAPE_ERR_NOT_FOUND, "graph input '%s' is not bound", m->inputs[i].name);
+    }
+  }
+  free(bound);
+  return st;
+}
+
+static onnxshape_status run_shape(const os_node *n, onnxshape_result *r, onnxshape_diag *diag) {
+  const onnxshape_tensor *in = &r->values[n->inputs[0]];
+  int64_t *words = arena_alloc(r, in->rank + 1);
+  if (words == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  size_t len;
+  onnxshape_status st = onnxshape_shape_run(n->version, in, &n->shape_attrs, words + 1, in->rank,
+                                            &len, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  words[0] = (int64_t)len;
+  onnxshape_tensor *out = &r->values[n->outputs[0]];
+  *out = (onnxshape_tensor){ONNXSHAPE_TYPE_INT64, 1, words, words + 1, len * sizeof(int64_t)};
+  return ONNXSHAPE_OK;
+}
+
+static onnxshape_status run_size(const os_node *n, onnxshape_result *r, onnxshape_diag *diag) {
+  int64_t *word = arena_alloc(r, 1);
+  if (word == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  onnxshape_status st = onnxshape_size_run(n->version, &r->values[n->inputs[0]], word, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  r->values[n->outputs[0]] = (onnxshape_tensor){ONNXSHAPE_TYPE_INT64, 0, NULL, word, sizeof *word};
+  return ONNXSHAPE_OK;
+}
+
+static onnxshape_status run_reshape(const os_node *n, onnxshape_result *r, onnxshape_diag *diag) {
+  const onnxshape_tensor *data = &r->values[n->inputs[0]];
+  const int64_t *shape = n->reshape1_shape;
+  size_t len = n->reshape1_len;
+  int64_t *words;
+  if (n->n_inputs == 2) {
+    const onnxshape_tensor *s = &r->values[n->inputs[1]];
+    onnxshape_status st = onnxshape_reshape_check_shape_input(n->version, s->type, s->rank, diag);
+    if (st != ONNXSHAPE_OK) return st;
+    len = (size_t)s->dims[0];
+    if (s->data_bytes / sizeof(int64_t) < len) {
+      return onnxshape__fail(diag, ONNXSHAPE_ERR_DATA_SIZE, "Reshape", n->version,
+                             "the 'shape' input holds fewer than %zu values", len);
+    }
+    if (len > (SIZE_MAX / sizeof(int64_t)) / 2 - 1) {
+      return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    /* Copied: the values may sit at any alignment inside a mapped file. */
+    words = arena_alloc(r, 2 * len);
+    if (words == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+    if (len > 0) memcpy(words + len, s->data, len * sizeof(int64_t));
+    shape = words + len;
+  } else {
+    words = arena_alloc(r, len);
+    if (words == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  }
+  return onnxshape_reshape_run_view(n->version, data, shape, len, &n->reshape_attrs, words, len,
+                                    &r->values[n->outputs[0]], diag);
+}
+
+static onnxshape_status run_node(const os_node *n, onnxshape_result *r, onnxshape_diag *diag) {
+  switch (n->kind) {
+    case OS_KIND_SHAPE: return run_shape(n, r, diag);
+    case OS_KIND_SIZE: return run_size(n, r, diag);
+    case OS_KIND_RESHAPE: return run_reshape(n, r, diag);
+    case OS_KIND_CONSTANT: r->values[n->outputs[0]] = n->constant->view; return ONNXSHAPE_OK;
+    case OS_KIND_IDENTITY: {
+      const onnxshape_tensor *in = &r->values[n->inputs[0]];
+      uint32_t types = onnxshape__extra_types(n->kind, n->version);
+      if (in->type < 1 || in->type > ONNXSHAPE_TYPE_LAST || (types & (1u << in->type)) == 0) {
+        return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "Identity", n->version,
+                               "input type %s is not allowed", onnxshape_type_name(in->type));
+      }
+      r->values[n->outputs[0]] = *in;
+      return ONNXSHAPE_OK;
+    }
+  }
+  return RFAIL(ONNXSHAPE_ERR_UNKNOWN_OPERATOR, "unknown node kind");
+}
+
+onnxshape_status onnxshape_model_run(const onnxshape_model *m, const onnxshape_binding *inputs,
+                                     size_t n_inputs, onnxshape_result **out,
+                                     onnxshape_diag *diag) {
+  if (m == NULL || out == NULL || (inputs == NULL && n_inputs > 0)) {
+    return RFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_run: NULL argument");
+  }
+  onnxshape_result *r = malloc(sizeof *r + m->n_slots * sizeof(onnxshape_tensor));
+  if (r == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  r->model = m;
+  r->chunks = NULL;
+  r->inline_used = 0;
+  memset(r->values, 0, m->n_slots * sizeof(onnxshape_tensor));
+  const char *caller_node = diag != NULL ? diag->node : NULL;
+  onnxshape_status st = bind_inputs(m, r, inputs, n_inputs, diag);
+  for (size_t i = 0; i < m->n_nodes && st == ONNXSHAPE_OK; i++) {
+    if (diag != NULL) diag->node = m->nodes[i].label;
+    st = run_node(&m->nodes[i], r, diag);
+  }
+  if (diag != NULL) diag->node = caller_node;
+  if (st != ONNXSHAPE_OK) {
+    onnxshape_result_free(r);
+    return st;
+  }
+  onnxshape__diag_clear(diag);
+  *out = r;
+  return ONNXSHAPE_OK;
+}
