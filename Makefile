@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: Apache-2.0
-# Front door: `make` builds, `make check` installs what is missing, builds
-# with gcc and with clang (warnings are errors) and runs every test.
+# Front door: `make demo` builds and runs the example model; `make check`
+# installs what is missing, builds with gcc and with clang (warnings are
+# errors) and runs every test; `make` builds.
 
 BUILD       ?= build
 BUILD_CLANG ?= build-clang
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps build check check-gcc check-clang install clean
+.PHONY: all deps build check check-gcc check-clang demo install clean
 
 all: build
 
@@ -30,6 +31,11 @@ check-clang:
 	cmake -S . -B $(BUILD_CLANG) $(CMAKE_FLAGS) -DCMAKE_C_COMPILER=clang
 	cmake --build $(BUILD_CLANG) -j $(JOBS)
 	ctest --test-dir $(BUILD_CLANG) --output-on-failure -j $(JOBS)
+
+# The README's first command: build, then run the bundled example model.
+demo: deps build
+	./$(BUILD)/onnxshape run examples/demo.onnx -i examples/demo_input.pb
+	./$(BUILD)/onnxshape infer examples/demo.onnx
 
 install: build
 	cmake --install $(BUILD)

@@ -69,7 +69,9 @@ static int load_model(const char *path, onnxshape_model **m) {
   onnxshape_diag_init(&d);
   onnxshape_status st = onnxshape_model_read_file(path, m, &d);
   if (st != ONNXSHAPE_OK) {
-    error("%s: %s", path, d.message);
+    /* File and decoding errors already name the file. */
+    if (st == ONNXSHAPE_ERR_IO || st == ONNXSHAPE_ERR_MALFORMED) error("%s", d.message);
+    else error("%s: %s", path, d.message);
     return exit_for(st);
   }
   return EXIT_OK;

@@ -190,21 +190,23 @@ static onnxshape_status load_decl(const Onnx__ValueInfoProto *vi, os_value_decl 
   d->name = vi->name != NULL ? vi->name : "";
   if (d->name[0] == '\0') return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "a graph %s has no name", what);
   const Onnx__TypeProto *tp = vi->type;
-  if (tp == NULL) return ONNXSHAPE_OK; /* untyped: known only from data */
+  if (tp == NULL || tp->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET) {
+    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
+                 "graph %s '%s' has no type (ONNX requires one for graph inputs and outputs)",
+                 what, d->name);
+  }
   if (tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE) {
     return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
                  "graph %s '%s' is not a tensor (sequences, maps, optionals and sparse tensors "
                  "are not supported)", what, d->name);
   }
   const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
-  if (tt->has_elem_type && tt->elem_type != 0) {
-    if (onnxshape_type_get(tt->elem_type) == NULL) {
-      return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph %s '%s' has unknown element type %ld",
-                   what, d->name, (long)tt->elem_type);
-    }
-    d->has_type = 1;
-    d->elem_type = tt->elem_type;
+  if (!tt->has_elem_type || onnxshape_type_get(tt->elem_type) == NULL) {
+    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph %s '%s' has %s element type %ld", what,
+                 d->name, tt->has_elem_type ? "unknown" : "no", (long)tt->elem_type);
   }
+  d->has_type = 1;
+  d->elem_type = tt->elem_type;
   if (tt->shape != NULL) {
     d->has_shape = 1;
     d->rank = tt->shape->n_dim;

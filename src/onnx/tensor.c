@@ -392,10 +392,11 @@ onnxshape_status onnxshape_tensor_read_file(const char *path, onnxshape_owned_te
   if (st != ONNXSHAPE_OK) return st;
   char dir[PATH_MAX];
   onnxshape__dirname(path, dir, sizeof dir);
-  st = onnxshape_tensor_parse(m.base, m.len, dir, out, diag);
+  size_t len = m.len;
+  st = onnxshape_tensor_parse(m.base, len, dir, out, diag);
   onnxshape__unmap(&m);
   if (st == ONNXSHAPE_ERR_MALFORMED) {
-    (void)FAIL(st, "'%s' is not a valid TensorProto file (%zu bytes)", path, m.len);
+    (void)FAIL(st, "'%s' is not a valid TensorProto file (%zu bytes)", path, len);
   }
   return st;
 }

@@ -72,6 +72,43 @@ const onnxshape_tensor *onnxshape_result_tensor(const onnxshape_result *r, size_
 
 #define RFAIL(st, ...) onnxshape__fail(diag, st, NULL, 0, __VA_ARGS__)
 
+/* dims against a declaration: rank and every numeric dim; symbols match any
+ * value. Returns the index of the first differing dim, rank for a rank
+ * mismatch, or -1 when they agree. */
+static long decl_mismatch(const os_value_decl *d, const onnxshape_tensor *t) {
+  if (!d->has_shape) return -1;
+  if (d->rank != t->rank) return (long)d->rank;
+  for (size_t i = 0; i < d->rank; i++) {
+    if (d->dims[i].value >= 0 && d->dims[i].value != t->dims[i]) return (long)i;
+  }
+  return -1;
+}
+
+/* Graph outputs must be what the model declares. */
+static onnxshape_status check_outputs(const onnxshape_model *m, const onnxshape_result *r,
+                                      onnxshape_diag *diag) {
+  for (size_t i = 0; i < m->n_outputs; i++) {
+    const os_value_decl *d = &m->outputs[i];
+    const onnxshape_tensor *t = &r->values[m->output_slots[i]];
+    if (d->has_type && d->elem_type != t->type) {
+      return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph output '%s' is declared %s but the graph "
+                   "produces %s", d->name, onnxshape_type_name(d->elem_type),
+                   onnxshape_type_name(t->type));
+    }
+    long k = decl_mismatch(d, t);
+    if (k >= 0 && (size_t)k == d->rank && d->rank != t->rank) {
+      return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph output '%s' is declared with rank %zu but "
+                   "the graph produces rank %zu", d->name, d->rank, t->rank);
+    }
+    if (k >= 0) {
+      return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph output '%s' is declared with dim %ld = "
+                   "%lld but the graph produces %lld", d->name, k,
+                   (long long)d->dims[k].value, (long long)t->dims[k]);
+    }
+  }
+  return ONNXSHAPE_OK;
+}
+
 /* A bound tensor must be well formed and match its declaration. */
 static onnxshape_status check_binding(const os_value_decl *d, const onnxshape_tensor *t,
                                       onnxshape_diag *diag) {
@@ -98,18 +135,15 @@ static onnxshape_status check_binding(const os_value_decl *d, const onnxshape_te
     return RFAIL(ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "input '%s' is declared %s but bound to %s",
                  d->name, onnxshape_type_name(d->elem_type), onnxshape_type_name(t->type));
   }
-  if (d->has_shape) {
-    if (d->rank != t->rank) {
-      return RFAIL(ONNXSHAPE_ERR_INVALID_RANK, "input '%s' is declared with rank %zu but bound "
-                   "to rank %zu", d->name, d->rank, t->rank);
-    }
-    for (size_t i = 0; i < d->rank; i++) {
-      if (d->dims[i].value >= 0 && d->dims[i].value != t->dims[i]) {
-        return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "input '%s' is declared with dim %zu = %lld "
-                     "but bound to %lld", d->name, i, (long long)d->dims[i].value,
-                     (long long)t->dims[i]);
-      }
-    }
+  long k = decl_mismatch(d, t);
+  if (k >= 0 && d->rank != t->rank) {
+    return RFAIL(ONNXSHAPE_ERR_INVALID_RANK, "input '%s' is declared with rank %zu but bound "
+                 "to rank %zu", d->name, d->rank, t->rank);
+  }
+  if (k >= 0) {
+    return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "input '%s' is declared with dim %ld = %lld but "
+                 "bound to %lld", d->name, k, (long long)d->dims[k].value,
+                 (long long)t->dims[k]);
   }
   return ONNXSHAPE_OK;
 }
@@ -239,6 +273,7 @@ onnxshape_status onnxshape_model_run(const onnxshape_model *m, const onnxshape_b
     st = run_node(&m->nodes[i], r, diag);
   }
   if (diag != NULL) diag->node = caller_node;
+  if (st == ONNXSHAPE_OK) st = check_outputs(m, r, diag);
   if (st != ONNXSHAPE_OK) {
     onnxshape_result_free(r);
     return st;

@@ -1,0 +1,1 @@
+$ONNXSHAPE infer two_minus_one.onnx

@@ -1,0 +1,1 @@
+$ONNXSHAPE run not_produced.onnx -i x234.pb

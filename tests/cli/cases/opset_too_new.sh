@@ -1,0 +1,1 @@
+$ONNXSHAPE run opset29.onnx

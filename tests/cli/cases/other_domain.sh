@@ -1,0 +1,1 @@
+$ONNXSHAPE run other_domain.onnx

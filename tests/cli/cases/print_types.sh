@@ -1,0 +1,1 @@
+for t in float16 bfloat16 float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz float8e8m0 float4e2m1 int4 uint4 int2 uint2 bool complex64 uint64 int8 string; do $ONNXSHAPE run id_$t.onnx -i t_$t.pb || exit; done

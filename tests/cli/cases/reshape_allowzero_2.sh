@@ -1,0 +1,1 @@
+$ONNXSHAPE run allowzero2.onnx -i x234.pb

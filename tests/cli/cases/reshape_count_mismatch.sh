@@ -1,0 +1,1 @@
+$ONNXSHAPE run mismatch.onnx -i x234.pb

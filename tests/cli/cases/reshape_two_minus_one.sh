@@ -1,0 +1,1 @@
+$ONNXSHAPE run two_minus_one.onnx -i x234.pb

@@ -1,0 +1,1 @@
+$ONNXSHAPE run demo.onnx -i demo_input.pb

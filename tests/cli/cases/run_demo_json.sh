@@ -1,0 +1,1 @@
+$ONNXSHAPE run demo.onnx -i x=demo_input.pb --json

@@ -1,0 +1,1 @@
+$ONNXSHAPE run garbage.onnx

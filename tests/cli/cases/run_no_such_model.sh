@@ -1,0 +1,1 @@
+$ONNXSHAPE run nothing.onnx -i x234.pb

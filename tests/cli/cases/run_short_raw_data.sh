@@ -1,0 +1,1 @@
+$ONNXSHAPE run demo.onnx -i short_raw.pb

@@ -1,0 +1,1 @@
+$ONNXSHAPE run id_string.onnx -i strings_raw.pb

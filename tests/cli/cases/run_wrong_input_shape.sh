@@ -1,0 +1,1 @@
+$ONNXSHAPE run bad_target.onnx -i x6.pb

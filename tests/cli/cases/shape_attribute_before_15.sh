@@ -1,0 +1,1 @@
+$ONNXSHAPE run shape_attr_v13.onnx

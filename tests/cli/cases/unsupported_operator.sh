@@ -1,0 +1,1 @@
+$ONNXSHAPE run unsupported_op.onnx

@@ -1,0 +1,1 @@
+$ONNXSHAPE run untyped_input.onnx

@@ -1,0 +1,1 @@
+$ONNXSHAPE run wrong_attr_type.onnx

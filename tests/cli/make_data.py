@@ -1,0 +1,90 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""Models and tensors the CLI tests use. Usage: make_data.py OUTDIR"""
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "conformance"))
+from onnxpb import (A_FLOAT, A_INT, A_INTS, attr, model, node, tensor,  # noqa: E402
+                    value_info, f_bytes, f_int, f_str)
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+
+
+def write(name, data):
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(data)
+
+
+def reshape_model(target, opset=14, name="reshape", attrs=()):
+    return model([node("Constant", [], ["s"], [attr("value_ints", A_INTS, target)]),
+                  node("Reshape", ["x", "s"], ["y"], list(attrs), name=name)],
+                 [value_info("x", "float", [2, 3, 4])], [value_info("y", "float")], opset=opset)
+
+
+write("x234.pb", tensor("x", "float", [2, 3, 4], raw=struct.pack("<24f", *range(24))))
+write("x6.pb", tensor("x", "float", [6], raw=struct.pack("<6f", *[0.5 * i for i in range(6)])))
+write("bad_target.onnx", reshape_model([2, -2, 6], name="r0"))
+write("two_minus_one.onnx", reshape_model([-1, -1], name="r1"))
+write("mismatch.onnx", reshape_model([5, 5], name="r2"))
+write("allowzero2.onnx", reshape_model([24], name="r3", attrs=[attr("allowzero", A_INT, 2)]))
+write("unsupported_op.onnx", model([node("Relu", ["x"], ["y"], name="act")],
+                                   [value_info("x", "float", [2])], [value_info("y", "float")]))
+write("other_domain.onnx", model([node("Shape", ["x"], ["y"], domain="com.example")],
+                                 [value_info("x", "float", [2])], [value_info("y", "int64")]))
+write("not_produced.onnx", model([node("Reshape", ["x", "later"], ["y"], name="early"),
+                                  node("Shape", ["x"], ["later"], name="late")],
+                                 [value_info("x", "float", [2, 3, 4])], [value_info("y", "float")],
+                                 opset=13))
+write("shape_attr_v13.onnx", model([node("Shape", ["x"], ["y"], [attr("start", A_INT, 1)])],
+                                   [value_info("x", "float", [2])], [value_info("y", "int64")],
+                                   opset=13))
+write("wrong_attr_type.onnx", model([node("Shape", ["x"], ["y"], [attr("end", A_FLOAT, 1.0)],
+                                          name="sh")],
+                                    [value_info("x", "float", [2])], [value_info("y", "int64")],
+                                    opset=15))
+write("int4_in_v19.onnx", model([node("Size", ["x"], ["y"], name="count")],
+                                [value_info("x", "int4", [3])], [value_info("y", "int64", [])],
+                                opset=19))
+write("int4x3.pb", tensor("x", "int4", [3], raw=bytes([0x21, 0x0F])))
+write("opset29.onnx", model([node("Shape", ["x"], ["y"])], [value_info("x", "float", [2])],
+                            [value_info("y", "int64")], opset=29))
+write("garbage.onnx", b"\xff\xff\xff\xff this is not protobuf")
+write("truncated.pb", tensor("x", "float", [2, 3, 4], raw=struct.pack("<24f", *range(24)))[:40])
+write("short_raw.pb", tensor("x", "float", [2, 3, 4], raw=struct.pack("<23f", *range(23))))
+write("strings_raw.pb", tensor("x", "string", [1], raw=b"abc"))
+write("identity_model.onnx", model([node("Identity", ["x"], ["y"])], [value_info("x", "float", [2, 12])],
+                                   [value_info("y", "float", [2, 12])], opset=25))
+
+# One tensor per printable type, with values whose decoding is known.
+TYPE_VALUES = {
+    "float16": (b"\x00\x3c\x00\xc0\x00\x7c\x00\x7e", 4),   # 1, -2, inf, nan
+    "bfloat16": (b"\x80\x3f\x40\xc0", 2),                  # 1, -3
+    "float8e4m3fn": (b"\x38\xc0\x01\x7f", 4),              # 1, -2, 2^-9, nan
+    "float8e4m3fnuz": (b"\x40\x80\x00", 3),                # 1, nan, 0
+    "float8e5m2": (b"\x3c\x7c\xfc\x7f", 4),                # 1, inf, -inf, nan
+    "float8e5m2fnuz": (b"\x40\x80", 2),                    # 1, nan
+    "float8e8m0": (b"\x7f\x80\x00\xff", 4),                # 1, 2, 2^-127, nan
+    "float4e2m1": (b"\x21\xf7", 4),                        # 0.5, 1, 6, -6
+    "int4": (b"\x7f\x08", 3),                              # -1, 7, -8 (padding nibble 0)
+    "uint4": (b"\xf0\x05", 3),                             # 0, 15, 5
+    "int2": (b"\xe4", 4),                                  # 0, 1, -2, -1
+    "uint2": (b"\xe4\x03", 5),                             # 0, 1, 2, 3, 3
+    "bool": (b"\x01\x00\x01", 3),
+    "complex64": (struct.pack("<4f", 1.5, -2.0, 0.0, 0.25), 2),
+    "uint64": (struct.pack("<2Q", 18446744073709551615, 7), 2),
+    "int8": (b"\x80\x7f", 2),
+}
+for type_name, (raw, n) in TYPE_VALUES.items():
+    write("t_%s.pb" % type_name, tensor("x", type_name, [n], raw=raw))
+    write("id_%s.onnx" % type_name, model([node("Identity", ["x"], ["y"])],
+                                          [value_info("x", type_name, [n])],
+                                          [value_info("y", type_name, [n])], opset=25))
+write("t_string.pb", tensor("x", "string", [3], strings=[b"plain", b'q"uote', b"tab\there"]))
+write("id_string.onnx", model([node("Identity", ["x"], ["y"])], [value_info("x", "string", [3])],
+                              [value_info("y", "string", [3])], opset=25))
+# A model whose graph input has no type.
+write("untyped_input.onnx", model([node("Shape", ["x"], ["y"])], [f_str(1, "x")],
+                                  [value_info("y", "int64")], opset=13))

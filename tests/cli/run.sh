@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# CLI tests: each cases/NAME.sh runs in a folder of test data with $ONNXSHAPE
+# set; its stdout must equal NAME.stdout.exact, its stderr NAME.stderr.exact
+# (empty when the file is absent) and its exit code NAME.exit (0 when absent).
+# Usage: run.sh ONNXSHAPE SOURCE_DIR WORK_DIR
+set -u
+bin=$1 src=$2 work=$3
+rm -rf "$work"
+mkdir -p "$work/data"
+/usr/bin/python3 "$src/tests/cli/make_data.py" "$work/data" || exit 2
+cp "$src/examples/demo.onnx" "$src/examples/demo_input.pb" "$work/data/"
+pass=0
+fail=0
+for case in "$src"/tests/cli/cases/*.sh; do
+  name=$(basename "$case" .sh)
+  base=$src/tests/cli/cases/$name
+  out=$work/out/$name
+  mkdir -p "$out"
+  (cd "$work/data" && ONNXSHAPE=$bin OUT=$out sh "$case") >"$out/stdout" 2>"$out/stderr"
+  echo $? >"$out/exit"
+  want_exit=0
+  [ -f "$base.exit" ] && want_exit=$(cat "$base.exit")
+  [ -f "$base.stderr.exact" ] && want_err=$base.stderr.exact || want_err=/dev/null
+  ok=1
+  if ! cmp -s "$out/stdout" "$base.stdout.exact"; then
+    echo "FAIL $name: stdout differs"; diff "$base.stdout.exact" "$out/stdout" | head -20; ok=0
+  fi
+  if ! cmp -s "$out/stderr" "$want_err"; then
+    echo "FAIL $name: stderr differs"; diff "$want_err" "$out/stderr" | head -20; ok=0
+  fi
+  if [ "$(cat "$out/exit")" != "$want_exit" ]; then
+    echo "FAIL $name: exit $(cat "$out/exit"), expected $want_exit"; ok=0
+  fi
+  if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+done
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
