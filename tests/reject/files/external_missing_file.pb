@@ -1,0 +1,2 @@
+Bxj
+locationno-such-file.binp

@@ -1,0 +1,3 @@
+Bxj
+location
+data24.binp

@@ -1,0 +1,272 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""Writes the rejected-input corpus: tests/reject/files/* and
+tests/reject/MANIFEST, one line per case:
+    NAME <TAB> EXIT <TAB> MESSAGE FRAGMENT <TAB> ONNXSHAPE ARGUMENTS
+run from tests/reject/files. Usage: make_reject.py OUTDIR (normally tests/reject)."""
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conformance"))
+from onnxpb import (A_FLOAT, A_INT, A_INTS, A_TENSOR, attr, f_bytes, f_int, f_str,  # noqa: E402
+                    storage_bytes,
+                    model, node, tensor, value_info, varint)
+
+out = sys.argv[1]
+files = os.path.join(out, "files")
+os.makedirs(files, exist_ok=True)
+for old in os.listdir(files):
+    if old != "outside-link.bin":
+        os.remove(os.path.join(files, old))
+cases = []
+
+
+def write(name, data):
+    with open(os.path.join(files, name), "wb") as f:
+        f.write(data)
+
+
+def case(name, exit_code, fragment, args):
+    assert "\t" not in fragment
+    cases.append("%s\t%d\t%s\t%s" % (name, exit_code, fragment, args))
+
+
+def reject_model(name, data, fragment, exit_code=1, inputs=""):
+    write(name + ".onnx", data)
+    case(name, exit_code, fragment, "run %s.onnx%s" % (name, inputs))
+
+
+def reject_tensor(name, data, fragment, exit_code=1):
+    write(name + ".pb", data)
+    case(name, exit_code, fragment, "run float_identity.onnx -i %s.pb" % name)
+
+
+F6 = struct.pack("<6f", *range(6))
+X = value_info("x", "float", [2, 3])
+Y = value_info("y", "float")
+write("float_identity.onnx", model([node("Identity", ["x"], ["y"])], [value_info("x", "float")],
+                                   [Y], opset=13))
+write("x23.pb", tensor("x", "float", [2, 3], raw=F6))
+good = model([node("Shape", ["x"], ["y"])], [X], [value_info("y", "int64")], opset=13)
+
+# ---- protobuf ------------------------------------------------------------
+reject_model("garbage", b"\xde\xad\xbe\xef" * 16, "is not a valid ONNX model")
+reject_model("truncated_model", good[:len(good) - 7], "is not a valid ONNX model")
+reject_model("wrong_wire_type", f_int(1, 8) + f_int(7, 5), "is not a valid ONNX model")
+reject_model("empty_model", b"", "ir_version 0 is not supported")
+reject_tensor("garbage_tensor", b"\x0a\xff\xff\xff\xff\xff", "is not a valid TensorProto file")
+reject_tensor("truncated_tensor", tensor("x", "float", [2, 3], raw=F6)[:20],
+              "is not a valid TensorProto file")
+
+# ---- model structure -----------------------------------------------------
+reject_model("ir_version_2", model([node("Shape", ["x"], ["y"])], [X], [value_info("y", "int64")],
+                                   ir_version=2), "ir_version 2 is not supported")
+reject_model("no_graph", f_int(1, 8) + f_bytes(8, f_str(1, "") + f_int(2, 13)),
+             "the model has no graph")
+no_default = f_int(1, 8) + f_bytes(8, f_str(1, "com.microsoft") + f_int(2, 1))
+reject_model("no_default_opset", no_default + f_bytes(7, f_str(2, "g")),
+             "no default-domain opset import")
+reject_model("opset_0", model([], [X], [X], opset=0), "imports default-domain opset 0")
+reject_model("opset_29", model([], [X], [X], opset=29), "imports default-domain opset 29")
+reject_model("opset_twice", model([], [X], [X], opset=13, extra_opsets=[("ai.onnx", 14)]),
+             "the default domain is imported twice")
+reject_model("other_domain", model([node("Shape", ["x"], ["y"], domain="com.example")], [X], [Y]),
+             "operator 'Shape' of domain 'com.example' is not supported")
+reject_model("unsupported_operator", model([node("Relu", ["x"], ["y"], name="act")], [X], [Y]),
+             "node 'act': operator 'Relu' is not supported")
+reject_model("input_not_produced_yet",
+             model([node("Reshape", ["x", "s"], ["y"], name="r"), node("Shape", ["x"], ["s"])],
+                   [X], [Y]),
+             "Reshape-13 (node 'r'): input 's' is not a graph input, an initializer or the "
+             "output of an earlier node")
+reject_model("duplicate_node_output",
+             model([node("Shape", ["x"], ["y"]), node("Size", ["x"], ["y"], name="second")],
+                   [X], [value_info("y", "int64")]),
+             "Size-13 (node 'second'): output 'y' is already defined")
+reject_model("duplicate_graph_input", model([], [X, X], [X]), "the name 'x' is defined twice")
+reject_model("duplicate_initializer",
+             model([], [], [X], initializers=[tensor("x", "float", [2, 3], raw=F6)] * 2),
+             "the name 'x' is defined twice")
+reject_model("output_not_produced", model([], [X], [value_info("z", "float")]),
+             "graph output 'z' is not produced by any node, input or initializer")
+reject_model("untyped_input", model([node("Shape", ["x"], ["y"])], [f_str(1, "x")],
+                                    [value_info("y", "int64")]),
+             "graph input 'x' has no type")
+seq_input = f_str(1, "x") + f_bytes(2, f_bytes(4, b""))
+reject_model("sequence_input", model([], [seq_input], [X]), "graph input 'x' is not a tensor")
+reject_model("no_outputs", model([], [X], []), "the graph has no outputs")
+reject_model("unnamed_input", model([], [value_info("", "float")], [X]), "a graph input has no name")
+g_sparse = (f_bytes(11, X) + f_bytes(12, X) + f_bytes(15, b"\x0a\x00"))
+reject_model("sparse_initializer", f_int(1, 8) + f_bytes(8, f_str(1, "") + f_int(2, 13)) +
+             f_bytes(7, g_sparse), "sparse initializers are not supported")
+
+# ---- attributes and inputs ----------------------------------------------
+reject_model("shape_start_before_15",
+             model([node("Shape", ["x"], ["y"], [attr("start", A_INT, 1)])], [X], [Y], opset=13),
+             "Shape-13 (node '#0'): attribute 'start' is not defined for Shape-13")
+reject_model("allowzero_before_14",
+             model([node("Reshape", ["x", "x"], ["y"], [attr("allowzero", A_INT, 0)])], [X], [Y],
+                   opset=13),
+             "attribute 'allowzero' is not defined for Reshape-13")
+reject_model("wrong_attribute_type",
+             model([node("Shape", ["x"], ["y"], [attr("end", A_FLOAT, 1.0)])], [X], [Y], opset=15),
+             "attribute 'end' has type FLOAT; it must be INT")
+reject_model("missing_required_attribute",
+             model([node("Reshape", ["x"], ["y"])], [X], [Y], opset=1, ir_version=3),
+             "Reshape-1 (node '#0'): required attribute 'shape' is missing")
+reject_model("attribute_twice",
+             model([node("Shape", ["x"], ["y"], [attr("end", A_INT, 1), attr("end", A_INT, 2)])],
+                   [X], [Y], opset=15), "attribute 'end' is set twice")
+reject_model("reshape_one_input", model([node("Reshape", ["x"], ["y"])], [X], [Y], opset=14),
+             "Reshape-14 (node '#0'): takes 2 inputs; the node has 1")
+reject_model("shape_two_outputs", model([node("Shape", ["x"], ["y", "z"])], [X], [Y], opset=13),
+             "Shape-13 (node '#0'): has 1 output; the node has 2")
+reject_model("empty_input_name", model([node("Reshape", ["x", ""], ["y"])], [X], [Y], opset=14),
+             "input 1 is empty; it is not optional")
+reject_model("constant_two_values",
+             model([node("Constant", [], ["y"], [attr("value_int", A_INT, 1),
+                                                  attr("value_ints", A_INTS, [1])])], [], [Y]),
+             "Constant takes exactly one value attribute")
+reject_model("constant_no_value", model([node("Constant", [], ["y"])], [], [Y]),
+             "Constant needs one value attribute")
+sparse_attr = f_str(1, "sparse_value") + f_int(20, 11) + f_bytes(22, b"")
+reject_model("constant_sparse", model([node("Constant", [], ["y"], [sparse_attr])], [], [Y]),
+             "sparse_value is not supported")
+reject_model("ref_attr_name",
+             model([node("Shape", ["x"], ["y"], [attr("start", A_INT, 0) + f_str(21, "s")])], [X],
+                   [Y], opset=15), "only valid inside a function")
+
+# ---- type sets per version -----------------------------------------------
+for name, op, opset, type_name, fragment in (
+        ("shape1_bfloat16", "Shape", 12, "bfloat16", "Shape-1 (node '#0'): input type bfloat16 is not allowed"),
+        ("reshape13_float8", "Reshape", 18, "float8e4m3fn", "Reshape-14 (node '#0'): input type float8e4m3fn is not allowed"),
+        ("size19_int4", "Size", 20, "int4", "Size-19 (node '#0'): input type int4 is not allowed"),
+        ("reshape21_float4", "Reshape", 22, "float4e2m1", "Reshape-21 (node '#0'): input type float4e2m1 is not allowed"),
+        ("shape23_float8e8m0", "Shape", 23, "float8e8m0", "Shape-23 (node '#0'): input type float8e8m0 is not allowed"),
+        ("size24_uint2", "Size", 24, "uint2", "Size-24 (node '#0'): input type uint2 is not allowed"),
+        ("reshape1_int32", "Reshape", 4, "int32", "Reshape-1 (node '#0'): input type int32 is not allowed"),
+        ("identity13_float8", "Identity", 18, "float8e5m2", "Identity-16 (node '#0'): input type float8e5m2 is not allowed")):
+    ins = ["x"] if op != "Reshape" or opset < 5 else ["x", "s"]
+    attrs = [attr("shape", A_INTS, [-1])] if op == "Reshape" and opset < 5 else []
+    inits = [tensor("s", "int64", [1], raw=struct.pack("<q", -1))] if len(ins) == 2 else []
+    write(name + ".onnx", model([node(op, ins, ["y"], attrs)], [value_info("x", type_name, [4])],
+                                [value_info("y", "int64" if op in ("Shape", "Size") else type_name)],
+                                initializers=inits, opset=opset))
+    write(name + ".pb", tensor("x", type_name, [4], raw=bytes(storage_bytes(type_name, 4))))
+    case(name, 1, fragment, "run %s.onnx -i %s.pb" % (name, name))
+reject_model("constant1_int64",
+             model([node("Constant", [], ["y"], [attr("value", A_TENSOR,
+                                                      tensor("", "int64", [1], raw=bytes(8)))])],
+                   [], [value_info("y", "int64")], opset=1, ir_version=3),
+             "Constant-1 (node '#0'): a int64 value is not allowed")
+
+# ---- tensors ---------------------------------------------------------------
+reject_tensor("negative_dim", tensor("x", "float", [2, -3], raw=b""), "dims[1] = -3 is negative")
+reject_tensor("overflowing_dims", tensor("x", "float", [1 << 40, 1 << 40], raw=b""),
+              "the element count overflows int64")
+reject_tensor("raw_data_short", tensor("x", "float", [2, 3], raw=F6[:-4]),
+              "raw_data holds 20 bytes; 6 elements of float need 24")
+reject_tensor("raw_data_long", tensor("x", "float", [2, 3], raw=F6 + b"\0"),
+              "raw_data holds 25 bytes")
+reject_tensor("int4_raw_data_long", tensor("x", "int4", [3], raw=b"\0\0\0"),
+              "raw_data holds 3 bytes; 3 elements of int4 need 2")
+reject_tensor("typed_count_mismatch", tensor("x", "float", [2, 3], typed=(4, F6[:-4])),
+              "float_data holds 5 values; dims need 6")
+reject_tensor("wrong_typed_field", tensor("x", "int64", [2], typed=(4, struct.pack("<2f", 1, 2))),
+              "a int64 tensor keeps its values in int64_data, not float_data")
+reject_tensor("unknown_data_type", f_int(1, 1) + f_int(2, 27) + f_bytes(9, b"\0"),
+              "data_type 27 is not a known type")
+reject_tensor("no_data_type", f_int(1, 1) + f_bytes(9, b"\0"), "data_type 0 is not a known type")
+reject_tensor("strings_in_raw_data", tensor("x", "string", [1], raw=b"abc"),
+              "string tensors keep their values in string_data, never raw_data")
+reject_tensor("int8_out_of_range", tensor("x", "int8", [2], typed=(5, varint(1) + varint(300))),
+              "int32_data[1] = 300 is out of range for int8")
+reject_tensor("bool_out_of_range", tensor("x", "bool", [1], typed=(5, varint(2))),
+              "int32_data[0] = 2 is out of range for bool")
+reject_tensor("uint32_out_of_range", tensor("x", "uint32", [1], typed=(11, varint(1 << 32))),
+              "uint64_data[0] = 4294967296 does not fit uint32")
+reject_tensor("two_payloads", tensor("x", "float", [2, 3], raw=F6, typed=(4, F6)),
+              "more than one of raw_data, external data and the typed fields is set")
+reject_tensor("no_payload", tensor("x", "float", [2, 3]), "6 elements but no data")
+reject_tensor("segment", tensor("x", "float", [1], raw=bytes(4)) + f_bytes(3, f_int(1, 0)),
+              "segmented tensors are not supported")
+
+
+def ext(location, **kw):
+    pairs = [("location", location)] if location is not None else []
+    pairs += [(k, v) for k, v in kw.items()]
+    return tensor("x", "float", [2, 3], external=pairs)
+
+
+write("data24.bin", F6)
+reject_tensor("external_outside_dir", ext("../../../README.md"),
+              "external data location '../../../README.md' resolves outside the model directory")
+reject_tensor("external_absolute", ext("/etc/hostname"), "is absolute; it must be relative")
+reject_tensor("external_missing_file", ext("no-such-file.bin"),
+              "external data file 'no-such-file.bin' not found", exit_code=2)
+reject_tensor("external_length_mismatch", ext("data24.bin", length="20"),
+              "external data in 'data24.bin' holds 20 bytes at offset 0; dims need 24")
+reject_tensor("external_offset_past_end", ext("data24.bin", offset="100"),
+              "external data offset 100 is past the end")
+reject_tensor("external_bad_offset", ext("data24.bin", offset="-4"),
+              "external data offset '-4' is not a non-negative integer")
+reject_tensor("external_no_location", ext(None), "external data without a location")
+reject_tensor("external_strings", tensor("x", "string", [1], external=[("location", "data24.bin")]),
+              "string tensors cannot use external data")
+reject_tensor("external_through_link", ext("outside-link.bin"),
+              "external data location 'outside-link.bin' resolves outside the model directory")
+reject_model("initializer_outside_dir",
+             model([node("Identity", ["x"], ["y"])], [], [Y],
+                   initializers=[tensor("x", "float", [2, 3],
+                                        external=[("location", "../make_reject.py")])]),
+             "resolves outside the model directory")
+
+# ---- Reshape rules at run time ---------------------------------------------
+def reshape_case(name, target, fragment, allowzero=None, dims=(2, 3), data=F6, opset=14):
+    attrs = [attr("allowzero", A_INT, allowzero)] if allowzero is not None else []
+    m = model([node("Constant", [], ["s"], [attr("value_ints", A_INTS, target)]),
+               node("Reshape", ["x", "s"], ["y"], attrs, name="r")],
+              [value_info("x", "float", list(dims))], [Y], opset=opset)
+    write(name + ".onnx", m)
+    write(name + ".pb", tensor("x", "float", list(dims), raw=data))
+    case(name, 1, fragment, "run %s.onnx -i %s.pb" % (name, name))
+
+
+reshape_case("reshape_below_minus_one", [2, -2], "Reshape-14 (node 'r'): shape[1] = -2; a dimension cannot be below -1")
+reshape_case("reshape_two_minus_one", [-1, -1], "shape[0] and shape[1] are both -1")
+reshape_case("reshape_zero_out_of_range", [6, 0, 0], "shape[2] = 0 copies input dimension 2, but the input has rank 2")
+reshape_case("reshape_allowzero_zero_and_minus_one", [0, -1], "with allowzero=1, shape[0] = 0 and shape[1] = -1 cannot be combined", allowzero=1, dims=(0, 3), data=b"")
+reshape_case("reshape_minus_one_from_zero", [0, -1], "shape[1] = -1 cannot be inferred: the other dimensions multiply to 0", dims=(0, 3), data=b"")
+reshape_case("reshape_not_divisible", [4, -1], "6 elements do not divide by 4")
+reshape_case("reshape_count_mismatch", [4, 2], "the target holds 8 elements, but the data has 6")
+reshape_case("reshape_overflow_wraps", [2305843009213693955, 8], "the product of the target dimensions overflows int64", dims=(24,), data=bytes(96))
+reshape_case("reshape_empty_target", [], "an empty shape means a scalar (1 element), but the data has 6 elements")
+reshape_case("reshape_allowzero_2", [6], "allowzero = 2; it must be 0 or 1", allowzero=2)
+reshape_case("reshape_allowzero_minus_1", [6], "allowzero = -1; it must be 0 or 1", allowzero=-1)
+write("shape_int32.onnx", model([node("Constant", [], ["s"], [attr("value", A_TENSOR, tensor("", "int32", [1], raw=struct.pack("<i", 6)))]),
+                                 node("Reshape", ["x", "s"], ["y"])], [X], [Y], opset=14))
+case("reshape_shape_int32", 1, "the 'shape' input is int32; it must be int64", "run shape_int32.onnx -i x23.pb")
+write("shape_2d.onnx", model([node("Constant", [], ["s"], [attr("value", A_TENSOR, tensor("", "int64", [1, 2], raw=struct.pack("<2q", 3, 2)))]),
+                              node("Reshape", ["x", "s"], ["y"])], [X], [Y], opset=14))
+case("reshape_shape_2d", 1, "the 'shape' input has rank 2; it must be 1-D", "run shape_2d.onnx -i x23.pb")
+
+# ---- bindings and declarations ---------------------------------------------
+write("x23_int64.pb", tensor("x", "int64", [2, 3], raw=bytes(48)))
+case("input_wrong_type", 1, "input 'x' is declared float but bound to int64",
+     "run reshape_count_mismatch.onnx -i x23_int64.pb")
+write("x32.pb", tensor("x", "float", [3, 2], raw=F6))
+case("input_wrong_dims", 1, "input 'x' is declared with dim 0 = 2 but bound to 3",
+     "run reshape_count_mismatch.onnx -i x32.pb")
+reject_model("output_declared_type",
+             model([node("Shape", ["x"], ["y"])], [X], [value_info("y", "float")], opset=13),
+             "graph output 'y' is declared float but the graph produces int64", inputs=" -i x23.pb")
+reject_model("output_declared_dims",
+             model([node("Shape", ["x"], ["y"])], [X], [value_info("y", "int64", [3])], opset=13),
+             "graph output 'y' is declared with dim 0 = 3 but the graph produces 2",
+             inputs=" -i x23.pb")
+
+with open(os.path.join(out, "MANIFEST"), "w") as f:
+    f.write("# NAME\tEXIT\tMESSAGE FRAGMENT\tARGUMENTS (run in tests/reject/files)\n")
+    f.write("\n".join(cases) + "\n")
+print(len(cases))
