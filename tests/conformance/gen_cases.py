@@ -16,7 +16,7 @@ import struct
 import sys
 
 from onnxpb import (A_FLOAT, A_FLOATS, A_INT, A_INTS, A_STRING, A_STRINGS, A_TENSOR, TYPES,
-                    attr, model, node, storage_bytes, tensor, value_info, varint)
+                    attr, f_bytes, f_int, model, node, storage_bytes, tensor, value_info, varint)
 
 VERSIONS = {
     "Shape": [1, 13, 15, 19, 21, 23, 24, 25],
@@ -352,6 +352,22 @@ def gen_graphs(w, rng):
            [tensor("y", "string", [3, 2], strings=strs)])
 
 
+def gen_unknown_fields(w, rng):
+    # Fields onnxshape does not know (from newer ONNX versions or other
+    # tools) are skipped at every level: model, graph, node, attribute, tensor,
+    # value info.
+    unknown = f_int(99, 7) + f_bytes(100, b"future") + f_int(1000, 1)
+    payload = random_payload(rng, "float", 6)
+    x = tensor("x", "float", [2, 3], raw=payload) + unknown
+    s = tensor("s", "int64", [1], raw=struct.pack("<q", -1)) + unknown
+    nd = node("Reshape", ["x", "s"], ["y"], [attr("allowzero", A_INT, 0) + unknown],
+              name="r") + unknown
+    m = model([nd], [value_info("x", "float", [2, 3]) + unknown],
+              [value_info("y", "float", [6])], initializers=[s], opset=14,
+              graph_extra=unknown) + unknown
+    w.case("gen_unknown_fields", m, [x], [tensor("y", "float", [6], raw=payload)])
+
+
 def gen_external(w, rng):
     # The data to reshape lives in an initializer in an external file, at an
     # unaligned offset; the target comes from an input whose data is external too.
@@ -377,6 +393,7 @@ def main():
     gen_per_version(w, rng)
     gen_edge_cases(w, rng)
     gen_graphs(w, rng)
+    gen_unknown_fields(w, rng)
     gen_external(w, rng)
     print(w.count)
     return 0

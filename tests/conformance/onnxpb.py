@@ -124,8 +124,8 @@ def node(op_type, inputs, outputs, attrs=(), name=None, domain=None):
 
 
 def model(nodes, inputs, outputs, initializers=(), opset=13, ir_version=8, name="g",
-          extra_opsets=()):
-    g = b"".join(f_bytes(1, n) for n in nodes) + f_str(2, name)
+          extra_opsets=(), graph_extra=b""):
+    g = b"".join(f_bytes(1, n) for n in nodes) + f_str(2, name) + graph_extra
     g += b"".join(f_bytes(5, t) for t in initializers)
     g += b"".join(f_bytes(11, v) for v in inputs)
     g += b"".join(f_bytes(12, v) for v in outputs)
