@@ -5,10 +5,11 @@
 
 BUILD       ?= build
 BUILD_CLANG ?= build-clang
+BUILD_ASAN  ?= build-asan
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps build check check-gcc check-clang demo install clean
+.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind demo install clean
 
 all: build
 
@@ -37,8 +38,21 @@ demo: deps build
 	./$(BUILD)/onnxshape run examples/demo.onnx -i examples/demo_input.pb
 	./$(BUILD)/onnxshape infer examples/demo.onnx
 
+# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer;
+# any report aborts the test that triggered it.
+check-asan: deps
+	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DONNXSHAPE_SANITIZE=ON
+	cmake --build $(BUILD_ASAN) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir $(BUILD_ASAN) --output-on-failure -j $(JOBS)
+
+# Conformance, CLI and rejected-input tests with every onnxshape process
+# under valgrind memcheck: any invalid access or leak fails the test.
+check-valgrind: deps build
+	bash scripts/check-valgrind $(BUILD)
+
 install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_CLANG)
+	rm -rf $(BUILD) $(BUILD_CLANG) $(BUILD_ASAN)
