@@ -6,10 +6,12 @@
 BUILD       ?= build
 BUILD_CLANG ?= build-clang
 BUILD_ASAN  ?= build-asan
+BUILD_FUZZ  ?= build-fuzz
+FUZZ_SECONDS ?= 60
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind demo install clean
+.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind fuzz demo install clean
 
 all: build
 
@@ -51,8 +53,15 @@ check-asan: deps
 check-valgrind: deps build
 	bash scripts/check-valgrind $(BUILD)
 
+# Each libFuzzer target for FUZZ_SECONDS (default 60), from a working corpus
+# seeded with fuzz/corpus/<target>; crashes land in $(BUILD_FUZZ)/crashes.
+fuzz: deps
+	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DONNXSHAPE_FUZZ=ON
+	cmake --build $(BUILD_FUZZ) -j $(JOBS)
+	bash scripts/fuzz $(BUILD_FUZZ) $(FUZZ_SECONDS)
+
 install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_CLANG) $(BUILD_ASAN)
+	rm -rf $(BUILD) $(BUILD_CLANG) $(BUILD_ASAN) $(BUILD_FUZZ)

@@ -534,6 +534,15 @@ typedef struct onnxshape_model onnxshape_model;
 ONNXSHAPE_API onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **out,
                                                         onnxshape_diag *diag);
 
+/**
+ * As onnxshape_model_read_file(), from @p len bytes in memory. External data
+ * resolves inside @p base_dir, or is rejected when @p base_dir is NULL. The
+ * model does not keep @p bytes.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_model_parse(const void *bytes, size_t len,
+                                                    const char *base_dir, onnxshape_model **out,
+                                                    onnxshape_diag *diag);
+
 /** Free @p model. NULL is allowed. Results of onnxshape_model_run() that
  *  borrow from the model must be freed first. */
 ONNXSHAPE_API void onnxshape_model_free(onnxshape_model *model);

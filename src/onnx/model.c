@@ -571,10 +571,10 @@ static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g
   return ONNXSHAPE_OK;
 }
 
-onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **out,
-                                           onnxshape_diag *diag) {
-  if (path == NULL || out == NULL) {
-    return MFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_read_file: NULL argument");
+onnxshape_status onnxshape_model_parse(const void *bytes, size_t len, const char *base_dir,
+                                       onnxshape_model **out, onnxshape_diag *diag) {
+  if (out == NULL || (bytes == NULL && len > 0)) {
+    return MFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_parse: NULL argument");
   }
   onnxshape_diag local;
   if (diag == NULL) {
@@ -582,25 +582,19 @@ onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **o
     diag = &local;
   }
   const char *caller_node = diag->node;
-  onnxshape__map map;
-  onnxshape_status st = onnxshape__map_file(path, &map, diag);
-  if (st != ONNXSHAPE_OK) return st;
-  Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, map.len, map.base);
-  onnxshape__unmap(&map);
+  Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, len, bytes);
   if (mp == NULL) {
-    return MFAIL(ONNXSHAPE_ERR_MALFORMED, "'%s' is not a valid ONNX model (protobuf decoding failed)",
-                 path);
+    return MFAIL(ONNXSHAPE_ERR_MALFORMED, "not a valid ONNX model (protobuf decoding failed)");
   }
   onnxshape_model *m = calloc(1, sizeof *m);
-  char dir[PATH_MAX];
-  onnxshape__dirname(path, dir, sizeof dir);
-  if (m == NULL || (m->dir = strdup(dir)) == NULL) {
+  if (m == NULL || (base_dir != NULL && (m->dir = strdup(base_dir)) == NULL)) {
     free(m);
     onnx__model_proto__free_unpacked(mp, NULL);
     return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
   }
   m->proto = mp;
   m->ir_version = mp->ir_version;
+  onnxshape_status st;
   if (mp->ir_version < 3) {
     st = MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
                "ir_version %lld is not supported (opset imports need IR version 3 or later)",
@@ -619,4 +613,22 @@ onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **o
   onnxshape__diag_clear(diag);
   *out = m;
   return ONNXSHAPE_OK;
+}
+
+onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **out,
+                                           onnxshape_diag *diag) {
+  if (path == NULL || out == NULL) {
+    return MFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_read_file: NULL argument");
+  }
+  onnxshape__map map;
+  onnxshape_status st = onnxshape__map_file(path, &map, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  char dir[PATH_MAX];
+  onnxshape__dirname(path, dir, sizeof dir);
+  st = onnxshape_model_parse(map.base, map.len, dir, out, diag);
+  onnxshape__unmap(&map);
+  if (st == ONNXSHAPE_ERR_MALFORMED) {
+    (void)MFAIL(st, "'%s' is not a valid ONNX model (protobuf decoding failed)", path);
+  }
+  return st;
 }

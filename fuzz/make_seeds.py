@@ -1,0 +1,68 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""Builds the seed corpus fuzz/corpus/<target>/ from the test models and
+tensors (the rejected-input corpus, the demo, a sample of the generated
+conformance cases) and, for the kernel targets, byte strings encoding the
+ONNX and rulebook examples. Usage: make_seeds.py CONFORMANCE_DIR"""
+import glob
+import hashlib
+import os
+import shutil
+import struct
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(here)
+gen = sys.argv[1]
+
+
+def put(target, data):
+    d = os.path.join(here, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, hashlib.sha1(data).hexdigest()[:16]), "wb") as f:
+        f.write(data)
+
+
+for t in ("fuzz_model", "fuzz_tensor", "fuzz_kernels", "fuzz_capacity"):
+    shutil.rmtree(os.path.join(here, "corpus", t), ignore_errors=True)
+models = sorted(glob.glob(os.path.join(root, "tests/reject/files/*.onnx")))
+models.append(os.path.join(root, "examples/demo.onnx"))
+cases = sorted(glob.glob(os.path.join(gen, "gen_*")))
+models += [os.path.join(c, "model.onnx") for c in cases[::6]]
+for m in models:
+    put("fuzz_model", open(m, "rb").read())
+tensors = sorted(glob.glob(os.path.join(root, "tests/reject/files/*.pb")))
+tensors += sorted(glob.glob(os.path.join(gen, "gen_*_typed/test_data_set_0/input_0.pb")))[::2]
+tensors += [os.path.join(c, "test_data_set_0/output_0.pb") for c in cases[::10]]
+for t in tensors:
+    put("fuzz_tensor", open(t, "rb").read())
+
+
+def small(v):
+    """One value as fuzz_input.h reads it."""
+    if -2 <= v <= 9:
+        return bytes([v + 2])
+    return bytes([255]) + struct.pack("<q", v)
+
+
+def reshape_seed(version_index, type_num, dims, target, flags=0):
+    return (bytes([1, version_index, type_num, len(dims), len(target), flags]) +
+            b"".join(small(d) for d in dims) + b"".join(small(v) for v in target))
+
+
+big = 1 << 32
+seeds = [
+    reshape_seed(3, 1, [2, 3, 4], [4, 2, 3]), reshape_seed(3, 1, [2, 3, 4], [2, -1, 2]),
+    reshape_seed(3, 1, [2, 3, 4], [2, 0, 4, 1]), reshape_seed(3, 1, [2, 3, 4], [2, 0, 1, -1]),
+    reshape_seed(3, 1, [0, 3, 4], [3, 4, 0], flags=1 | 4), reshape_seed(3, 1, [0, 3, 4], [-1, 0]),
+    reshape_seed(3, 1, [24], [2305843009213693955, 8]), reshape_seed(8, 22, [7], [7, 1]),
+    reshape_seed(3, 1, [big, big, 0], [0, 0, -1]), reshape_seed(0, 10, [2, 3], [3, -1]),
+    reshape_seed(3, 8, [], [-1]),
+    bytes([0, 2, 1, 1, 3, 3]) + small(2) + small(3) + small(4) + small(-1) + small(9),
+    bytes([0, 7, 6, 26, 3, 3]) + small(big) + small(big) + small(0) + small(-2) + small(2),
+]
+for s in seeds:
+    put("fuzz_kernels", s)
+    put("fuzz_capacity", s[1:] + bytes([3]))
+print(sum(len(os.listdir(os.path.join(here, "corpus", t)))
+          for t in ("fuzz_model", "fuzz_tensor", "fuzz_kernels", "fuzz_capacity")))
