@@ -7,11 +7,12 @@ BUILD       ?= build
 BUILD_CLANG ?= build-clang
 BUILD_ASAN  ?= build-asan
 BUILD_FUZZ  ?= build-fuzz
+BUILD_COV   ?= build-cov
 FUZZ_SECONDS ?= 60
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind fuzz demo install clean
+.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind coverage fuzz demo install clean
 
 all: build
 
@@ -53,6 +54,11 @@ check-asan: deps
 check-valgrind: deps build
 	bash scripts/check-valgrind $(BUILD)
 
+# gcov/lcov over the whole suite; fails below 100% lines and 95% branches in
+# src/core and src/ops, or 90% lines in src/onnx and src/runtime.
+coverage: deps
+	bash scripts/coverage $(BUILD_COV)
+
 # Each libFuzzer target for FUZZ_SECONDS (default 60), from a working corpus
 # seeded with fuzz/corpus/<target>; crashes land in $(BUILD_FUZZ)/crashes.
 fuzz: deps
@@ -64,4 +70,4 @@ install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_CLANG) $(BUILD_ASAN) $(BUILD_FUZZ)
+	rm -rf $(BUILD) $(BUILD_CLANG) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_COV)

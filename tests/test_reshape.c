@@ -426,6 +426,25 @@ static void test_buffers(void) {
   CHECK_I64(out.data_bytes, 0);
 }
 
+/* 2^62 int64 elements is a valid count but 2^65 bytes: an error, not a wrap. */
+static void test_storage_overflow(void) {
+  static const int64_t in[] = {INT64_C(1) << 62}, target[] = {-1, 2};
+  int64_t dims[2];
+  onnxshape_tensor out;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  unsigned char byte = 0;
+  const onnxshape_tensor t = {ONNXSHAPE_TYPE_INT64, 1, in, &byte, 1};
+  CHECK_STATUS(onnxshape_reshape_run_view(25, &t, target, 2, NULL, dims, 2, &out, &d),
+               ONNXSHAPE_ERR_OVERFLOW);
+  CHECK_STR(d.message, "Reshape-25: 4611686018427387904 elements of int64 do not fit in memory");
+  /* The dims alone are fine. */
+  CHECK_STATUS(onnxshape_reshape_infer(25, ONNXSHAPE_TYPE_INT64, in, 1, target, 2, NULL, dims, 2,
+                                       NULL),
+               ONNXSHAPE_OK);
+  CHECK_DIMS(dims, 2, INT64_C(1) << 61, 2);
+}
+
 /* Copying in place (dst == data) is allowed and leaves the bytes as they are. */
 static void test_copy_in_place(void) {
   int32_t buf[6] = {1, 2, 3, 4, 5, 6};
@@ -460,4 +479,4 @@ RUN_TESTS(TEST_ENTRY(test_onnx_examples), TEST_ENTRY(test_rulebook_examples),
           TEST_ENTRY(test_count_mismatch_and_scalar), TEST_ENTRY(test_overflow),
           TEST_ENTRY(test_reshape_1), TEST_ENTRY(test_shape_input_checks),
           TEST_ENTRY(test_every_type_view_and_copy), TEST_ENTRY(test_sub_byte_odd_counts),
-          TEST_ENTRY(test_buffers), TEST_ENTRY(test_copy_in_place), TEST_ENTRY(test_type_sets))
+          TEST_ENTRY(test_buffers), TEST_ENTRY(test_storage_overflow), TEST_ENTRY(test_copy_in_place), TEST_ENTRY(test_type_sets))

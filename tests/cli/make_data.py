@@ -88,3 +88,27 @@ write("id_string.onnx", model([node("Identity", ["x"], ["y"])], [value_info("x",
 # A model whose graph input has no type.
 write("untyped_input.onnx", model([node("Shape", ["x"], ["y"])], [f_str(1, "x")],
                                   [value_info("y", "int64")], opset=13))
+
+# Static inference with symbolic dims.
+write("infer_symbolic.onnx", model(
+    [node("Shape", ["y"], ["y_shape"]),
+     node("Reshape", ["x", "y_shape"], ["as_y"]),
+     node("Constant", [], ["c"], [attr("value_ints", A_INTS, [-1, 4])]),
+     node("Reshape", ["x", "c"], ["rows"]),
+     node("Reshape", ["x", "free"], ["unknown_target"]),
+     node("Size", ["x"], ["n"]),
+     node("Shape", ["x"], ["tail"], [attr("start", A_INT, 1)]),
+     node("Identity", ["x"], ["same"]),
+     node("Shape", ["u"], ["u_shape"]),
+     node("Reshape", ["u", "c"], ["u_rows"])],
+    [value_info("x", "float", ["N", 3, 4]), value_info("y", "float", ["M", 2]),
+     value_info("free", "int64", [3]), value_info("u", "int8")],
+    [value_info("as_y", "float"), value_info("rows", "float")], opset=21))
+for name, target, attrs, fragment in (
+        ("infer_below_minus_one", [2, -2], [], None),
+        ("infer_zero_past_rank", [0, 0, 0, 0], [], None),
+        ("infer_allowzero_zero_minus_one", [0, -1], [attr("allowzero", A_INT, 1)], None)):
+    write(name + ".onnx", model([node("Constant", [], ["c"], [attr("value_ints", A_INTS, target)]),
+                                 node("Reshape", ["x", "c"], ["y"], attrs, name="r")],
+                                [value_info("x", "float", ["N", 3, 4])],
+                                [value_info("y", "float")], opset=21))

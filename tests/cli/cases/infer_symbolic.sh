@@ -1,0 +1,1 @@
+$ONNXSHAPE infer infer_symbolic.onnx

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The model, tensor and run API (src/onnx, src/runtime) called directly:
+ * argument checks, accessors, in-memory parsing, writing and reading back,
+ * binding rules and the runner's growth past its inline buffers. Models are
+ * written here with a few lines of protobuf encoding. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+/* ---- a tiny protobuf writer ---- */
+typedef struct buf {
+  unsigned char b[8192];
+  size_t n;
+} buf;
+
+static void put_varint(buf *o, uint64_t v) {
+  while (v >= 0x80) {
+    o->b[o->n++] = (unsigned char)(v | 0x80);
+    v >>= 7;
+  }
+  o->b[o->n++] = (unsigned char)v;
+}
+static void put_int(buf *o, unsigned field, uint64_t v) {
+  put_varint(o, field << 3);
+  put_varint(o, v);
+}
+static void put_bytes(buf *o, unsigned field, const void *p, size_t n) {
+  put_varint(o, (field << 3) | 2);
+  put_varint(o, n);
+  memcpy(o->b + o->n, p, n);
+  o->n += n;
+}
+static void put_str(buf *o, unsigned field, const char *s) { put_bytes(o, field, s, strlen(s)); }
+static void put_msg(buf *o, unsigned field, const buf *m) { put_bytes(o, field, m->b, m->n); }
+
+/* ValueInfoProto of a float or int64 tensor with the given rank of 1s. */
+static void value_info(buf *o, unsigned field, const char *name, int elem_type) {
+  buf vi = {{0}, 0}, tp = {{0}, 0}, tt = {{0}, 0};
+  put_int(&tt, 1, (uint64_t)elem_type);
+  put_msg(&tp, 1, &tt);
+  put_str(&vi, 1, name);
+  put_msg(&vi, 2, &tp);
+  put_msg(o, field, &vi);
+}
+
+/* x (float) -> Reshape(x, Constant value_ints = target) -> y */
+static size_t reshape_model(buf *m, const int64_t *target, size_t len) {
+  buf g = {{0}, 0}, c = {{0}, 0}, a = {{0}, 0}, r = {{0}, 0}, op = {{0}, 0};
+  put_str(&a, 1, "value_ints");
+  put_int(&a, 20, 7);
+  for (size_t i = 0; i < len; i++) put_int(&a, 8, (uint64_t)target[i]);
+  put_str(&c, 2, "s");
+  put_str(&c, 4, "Constant");
+  put_msg(&c, 5, &a);
+  put_str(&r, 1, "x");
+  put_str(&r, 1, "s");
+  put_str(&r, 2, "y");
+  put_str(&r, 3, "r");
+  put_str(&r, 4, "Reshape");
+  put_msg(&g, 1, &c);
+  put_msg(&g, 1, &r);
+  value_info(&g, 11, "x", 1);
+  value_info(&g, 12, "y", 1);
+  put_int(m, 1, 8);
+  put_str(&op, 1, "");
+  put_int(&op, 2, 14);
+  put_msg(m, 8, &op);
+  put_msg(m, 7, &g);
+  return m->n;
+}
+
+static void test_null_arguments(void) {
+  onnxshape_model *m = NULL;
+  onnxshape_owned_tensor *t = NULL;
+  onnxshape_result *r = NULL;
+  onnxshape_inference *inf = NULL;
+  CHECK_STATUS(onnxshape_model_read_file(NULL, &m, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(onnxshape_model_read_file("x", NULL, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(onnxshape_model_parse(NULL, 3, NULL, &m, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(onnxshape_tensor_parse(NULL, 3, NULL, &t, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(onnxshape_tensor_read_file(NULL, &t, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(onnxshape_tensor_write_file(NULL, "n", NULL, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(onnxshape_model_run(NULL, NULL, 0, &r, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(onnxshape_model_infer(NULL, &inf, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK(onnxshape_model_input_count(NULL) == 0 && onnxshape_model_output_count(NULL) == 0);
+  CHECK(onnxshape_model_input_name(NULL, 0) == NULL && onnxshape_model_output_name(NULL, 0) == NULL);
+  CHECK(onnxshape_model_opset(NULL) == 0 && onnxshape_model_input_has_default(NULL, 0) == 0);
+  CHECK(onnxshape_result_count(NULL) == 0 && onnxshape_result_tensor(NULL, 0) == NULL);
+  CHECK(onnxshape_result_name(NULL, 0) == NULL && onnxshape_inference_count(NULL) == 0);
+  CHECK(onnxshape_inference_get(NULL, 0) == NULL && onnxshape_owned_tensor_get(NULL) == NULL);
+  CHECK(onnxshape_owned_tensor_name(NULL) == NULL);
+  onnxshape_model_free(NULL);
+  onnxshape_result_free(NULL);
+  onnxshape_inference_free(NULL);
+  onnxshape_owned_tensor_free(NULL);
+}
+
+static void test_model_in_memory(void) {
+  buf m = {{0}, 0};
+  static const int64_t target[] = {3, -1};
+  reshape_model(&m, target, 2);
+  onnxshape_model *model = NULL;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  CHECK_STATUS(onnxshape_model_parse(m.b, m.n, NULL, &model, &d), ONNXSHAPE_OK);
+  if (model == NULL) return;
+  CHECK_I64(onnxshape_model_opset(model), 14);
+  CHECK_I64(onnxshape_model_input_count(model), 1);
+  CHECK_STR(onnxshape_model_input_name(model, 0), "x");
+  CHECK(onnxshape_model_input_name(model, 1) == NULL);
+  CHECK_I64(onnxshape_model_input_has_default(model, 0), 0);
+  CHECK_I64(onnxshape_model_output_count(model), 1);
+  CHECK_STR(onnxshape_model_output_name(model, 0), "y");
+  CHECK(onnxshape_model_output_name(model, 1) == NULL);
+
+  float data[6] = {1, 2, 3, 4, 5, 6};
+  static const int64_t dims[] = {2, 3};
+  onnxshape_tensor x = {ONNXSHAPE_TYPE_FLOAT, 2, dims, data, sizeof data};
+  onnxshape_binding b = {"x", &x};
+  onnxshape_result *r = NULL;
+  CHECK_STATUS(onnxshape_model_run(model, &b, 1, &r, &d), ONNXSHAPE_OK);
+  CHECK_I64(onnxshape_result_count(r), 1);
+  CHECK_STR(onnxshape_result_name(r, 0), "y");
+  CHECK(onnxshape_result_name(r, 1) == NULL && onnxshape_result_tensor(r, 1) == NULL);
+  const onnxshape_tensor *y = onnxshape_result_tensor(r, 0);
+  CHECK(y != NULL && y->data == (const void *)data); /* a view: nothing copied */
+  if (y != NULL) CHECK_DIMS(y->dims, y->rank, 3, 2);
+  onnxshape_result_free(r);
+
+  /* Binding rules. */
+  onnxshape_binding twice[2] = {{"x", &x}, {"x", &x}};
+  CHECK_STATUS(onnxshape_model_run(model, twice, 2, &r, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "graph input 'x' is bound twice");
+  onnxshape_binding none = {"x", NULL};
+  CHECK_STATUS(onnxshape_model_run(model, &none, 1, &r, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  onnxshape_tensor bad = x;
+  bad.type = 99;
+  onnxshape_binding badb = {"x", &bad};
+  CHECK_STATUS(onnxshape_model_run(model, &badb, 1, &r, &d), ONNXSHAPE_ERR_UNKNOWN_TYPE);
+  bad = x;
+  bad.data_bytes = 23;
+  CHECK_STATUS(onnxshape_model_run(model, &badb, 1, &r, &d), ONNXSHAPE_ERR_DATA_SIZE);
+  CHECK_STR(d.message, "input 'x': 6 elements of float need more than the 23 bytes given");
+  static const int64_t neg[] = {2, -3};
+  bad = x;
+  bad.dims = neg;
+  CHECK_STATUS(onnxshape_model_run(model, &badb, 1, &r, &d), ONNXSHAPE_ERR_NEGATIVE_DIM);
+  onnxshape_binding nameless = {NULL, &x};
+  CHECK_STATUS(onnxshape_model_run(model, &nameless, 1, &r, &d), ONNXSHAPE_ERR_NOT_FOUND);
+  CHECK_STR(d.message, "the model has no graph input named '(null)'");
+  onnxshape_model_free(model);
+}
+
+/* A target longer than the runner's inline buffer exercises its chunks. */
+static void test_long_target(void) {
+  int64_t target[300];
+  for (size_t i = 0; i < 300; i++) target[i] = 1;
+  target[150] = -1;
+  buf m = {{0}, 0};
+  reshape_model(&m, target, 300);
+  onnxshape_model *model = NULL;
+  CHECK_STATUS(onnxshape_model_parse(m.b, m.n, NULL, &model, NULL), ONNXSHAPE_OK);
+  float data[6] = {0};
+  static const int64_t dims[] = {6};
+  onnxshape_tensor x = {ONNXSHAPE_TYPE_FLOAT, 1, dims, data, sizeof data};
+  onnxshape_binding b = {"x", &x};
+  for (int run = 0; run < 2 && model != NULL; run++) {
+    onnxshape_result *r = NULL;
+    CHECK_STATUS(onnxshape_model_run(model, &b, 1, &r, NULL), ONNXSHAPE_OK);
+    const onnxshape_tensor *y = onnxshape_result_tensor(r, 0);
+    CHECK(y != NULL && y->rank == 300 && y->dims[150] == 6 && y->dims[0] == 1);
+    onnxshape_result_free(r);
+  }
+  onnxshape_inference *inf = NULL;
+  CHECK_STATUS(onnxshape_model_infer(model, &inf, NULL), ONNXSHAPE_OK);
+  CHECK_I64(onnxshape_inference_count(inf), 3);
+  const onnxshape_value_info *v = onnxshape_inference_get(inf, 2);
+  CHECK(v != NULL && v->rank_known && v->rank == 300 && v->dims[150] == -1);
+  CHECK(onnxshape_inference_get(inf, 3) == NULL);
+  onnxshape_inference_free(inf);
+  onnxshape_model_free(model);
+}
+
+/* Writing and reading back every kind of payload, strings included. */
+static void test_write_and_read_back(void) {
+  char dir[] = "/tmp/onnxshape-api-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char path[256];
+  snprintf(path, sizeof path, "%s/s.pb", dir);
+  static const int64_t dims[] = {3};
+  const onnxshape_string strs[3] = {{"ab", 2}, {NULL, 0}, {"\0z", 2}};
+  onnxshape_tensor s = {ONNXSHAPE_TYPE_STRING, 1, dims, strs, sizeof strs};
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  CHECK_STATUS(onnxshape_tensor_write_file(path, "names", &s, &d), ONNXSHAPE_OK);
+  onnxshape_owned_tensor *t = NULL;
+  CHECK_STATUS(onnxshape_tensor_read_file(path, &t, &d), ONNXSHAPE_OK);
+  if (t != NULL) {
+    CHECK_STR(onnxshape_owned_tensor_name(t), "names");
+    const onnxshape_tensor *v = onnxshape_owned_tensor_get(t);
+    const onnxshape_string *got = v->data;
+    CHECK(v->type == ONNXSHAPE_TYPE_STRING && v->rank == 1 && v->dims[0] == 3);
+    CHECK(got[0].length == 2 && memcmp(got[0].data, "ab", 2) == 0 && got[1].length == 0);
+    CHECK(got[2].length == 2 && memcmp(got[2].data, "\0z", 2) == 0);
+    onnxshape_owned_tensor_free(t);
+  }
+  /* Unwritable directory, unknown type, missing data. */
+  CHECK_STATUS(onnxshape_tensor_write_file("/nonexistent-dir/x.pb", "x", &s, &d), ONNXSHAPE_ERR_IO);
+  onnxshape_tensor bad = s;
+  bad.type = 0;
+  CHECK_STATUS(onnxshape_tensor_write_file(path, "x", &bad, &d), ONNXSHAPE_ERR_UNKNOWN_TYPE);
+  bad = s;
+  bad.data = NULL;
+  CHECK_STATUS(onnxshape_tensor_write_file(path, "x", &bad, &d), ONNXSHAPE_ERR_DATA_SIZE);
+  /* A zero-size string tensor round-trips with no payload. */
+  static const int64_t zero[] = {0};
+  onnxshape_tensor empty = {ONNXSHAPE_TYPE_STRING, 1, zero, NULL, 0};
+  CHECK_STATUS(onnxshape_tensor_write_file(path, "e", &empty, &d), ONNXSHAPE_OK);
+  CHECK_STATUS(onnxshape_tensor_read_file(path, &t, &d), ONNXSHAPE_OK);
+  if (t != NULL) CHECK(onnxshape_owned_tensor_get(t)->data_bytes == 0);
+  onnxshape_owned_tensor_free(t);
+  /* A directory is not a tensor file. */
+  CHECK_STATUS(onnxshape_tensor_read_file(dir, &t, &d), ONNXSHAPE_ERR_IO);
+  CHECK(strstr(d.message, "is not a regular file") != NULL);
+  unlink(path);
+  rmdir(dir);
+}
+
+/* External data needs a directory to resolve in. */
+static void test_external_needs_directory(void) {
+  buf tp = {{0}, 0}, e = {{0}, 0};
+  put_int(&tp, 1, 1);
+  put_int(&tp, 2, 1);
+  put_str(&e, 1, "location");
+  put_str(&e, 2, "x.bin");
+  put_msg(&tp, 13, &e);
+  put_int(&tp, 14, 1);
+  onnxshape_owned_tensor *t = NULL;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  CHECK_STATUS(onnxshape_tensor_parse(tp.b, tp.n, NULL, &t, &d), ONNXSHAPE_ERR_INVALID_TENSOR);
+  CHECK_STR(d.message, "tensor '(unnamed)': external data is not allowed here (no model directory)");
+  CHECK_STATUS(onnxshape_tensor_parse(tp.b, tp.n, "/nonexistent-dir", &t, &d), ONNXSHAPE_ERR_IO);
+  CHECK(strstr(d.message, "cannot resolve directory '/nonexistent-dir'") != NULL);
+}
+
+RUN_TESTS(TEST_ENTRY(test_null_arguments), TEST_ENTRY(test_model_in_memory),
+          TEST_ENTRY(test_long_target), TEST_ENTRY(test_write_and_read_back),
+          TEST_ENTRY(test_external_needs_directory))
