@@ -118,7 +118,8 @@ static void sink_flush(file_sink *s) {
 
 static void sink_append(ProtobufCBuffer *b, size_t len, const uint8_t *data) {
   file_sink *s = (file_sink *)b;
-  if (s->failed) return;
+  /* protobuf-c appends empty fields (an empty raw_data) with data == NULL. */
+  if (s->failed || len == 0) return;
   if (len > sizeof s->stage - s->used) {
     sink_flush(s);
     if (len >= sizeof s->stage) {
