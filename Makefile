@@ -12,7 +12,7 @@ FUZZ_SECONDS ?= 60
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind coverage fuzz demo install clean
+.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind coverage prove fuzz demo install clean
 
 all: build
 
@@ -58,6 +58,11 @@ check-valgrind: deps build
 # src/core and src/ops, or 90% lines in src/onnx and src/runtime.
 coverage: deps
 	bash scripts/coverage $(BUILD_COV)
+
+# Frama-C WP over the kernels and their arithmetic (with -wp-rte): prints
+# the goals proved out of the total, fails unless every goal is proved.
+prove: deps
+	bash proofs/run $(BUILD)/proofs
 
 # Each libFuzzer target for FUZZ_SECONDS (default 60), from a working corpus
 # seeded with fuzz/corpus/<target>; crashes land in $(BUILD_FUZZ)/crashes.

@@ -4,6 +4,7 @@
  * "Element types"). */
 #include "harness.h"
 
+/* covers: STATUS-VALUES */
 /* The pinned status values: changing one breaks users, so each is spelled out. */
 static void test_status_values_are_pinned(void) {
   static const struct { onnxshape_status s; int value; const char *name; } want[] = {
@@ -46,6 +47,7 @@ static void test_status_values_are_pinned(void) {
             "a product of dimensions or a byte count overflows");
 }
 
+/* covers: TYPE-TABLE */
 static void test_type_table(void) {
   static const struct { int32_t t; const char *name; uint32_t bits; } want[] = {
       {1, "float", 32},           {2, "uint8", 8},           {3, "int8", 8},
@@ -74,6 +76,7 @@ static void test_type_table(void) {
   CHECK_STR(onnxshape_type_name(27), "unknown");
 }
 
+/* covers: STORAGE-BYTES STORAGE-PACKED STORAGE-STRINGS */
 static void test_storage_bytes(void) {
   size_t b = 12345;
   static const struct { int32_t t; int64_t n; size_t bytes; } cases[] = {
@@ -147,6 +150,7 @@ static void check_resolution(onnxshape_op op, const int *vers, size_t n) {
   CHECK_STATUS(onnxshape_resolve_version(op, 13, NULL, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
 }
 
+/* covers: OPSET-VERSIONS OPSET-RESOLVE OPSET-RANGE */
 static void test_version_resolution(void) {
   check_resolution(ONNXSHAPE_OP_SHAPE, shape_vers, sizeof shape_vers / sizeof(int));
   check_resolution(ONNXSHAPE_OP_RESHAPE, reshape_vers, sizeof reshape_vers / sizeof(int));
@@ -164,6 +168,7 @@ static void test_version_resolution(void) {
   CHECK(onnxshape_op_versions((onnxshape_op)0, NULL) == NULL);
 }
 
+/* covers: OPSET-VERSIONS */
 static void test_op_names(void) {
   onnxshape_op op = (onnxshape_op)0;
   CHECK_STATUS(onnxshape_op_from_name("Reshape", &op), ONNXSHAPE_OK);
@@ -206,6 +211,7 @@ static void check_type_sets(onnxshape_op op, const int *vers, size_t n) {
   }
 }
 
+/* covers: TYPE-SET TYPE-SET-RESHAPE1 */
 static void test_type_sets_per_version(void) {
   check_type_sets(ONNXSHAPE_OP_SHAPE, shape_vers, sizeof shape_vers / sizeof(int));
   check_type_sets(ONNXSHAPE_OP_RESHAPE, reshape_vers, sizeof reshape_vers / sizeof(int));
@@ -216,6 +222,7 @@ static void test_type_sets_per_version(void) {
                ONNXSHAPE_ERR_UNKNOWN_OPERATOR);
 }
 
+/* covers: TYPE-SET TYPE-SET-RESHAPE1 ERROR-MESSAGE */
 /* Each newly added type: accepted at the version that adds it, rejected at
  * the version just before, for each operator. */
 static void test_new_types_at_their_version(void) {
@@ -255,6 +262,7 @@ static void test_new_types_at_their_version(void) {
   CHECK_STR(d.message, "Reshape-1: input type int32 is not allowed (allowed: float, float16, double)");
 }
 
+/* covers: SHAPE-ATTRS-VERSION SHAPE-DEFAULTS RESHAPE-ALLOWZERO-VERSION RESHAPE-V1-ATTRIBUTE */
 static void test_attribute_specs(void) {
   const onnxshape_op_version *v = onnxshape_op_version_get(ONNXSHAPE_OP_SHAPE, 13);
   CHECK(v != NULL && v->num_attrs == 0 && v->num_inputs == 1);
@@ -295,6 +303,7 @@ static void test_attribute_specs(void) {
   }
 }
 
+/* covers: DIMS-COUNT SIZE-ZERO-FIRST SIZE-OVERFLOW */
 static void test_dims_count(void) {
   int64_t c = -5;
   CHECK_STATUS(onnxshape_dims_count(NULL, 0, &c), ONNXSHAPE_OK);
@@ -323,6 +332,7 @@ static void test_dims_count(void) {
   CHECK_STATUS(onnxshape_dims_count(d1, 3, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
 }
 
+/* covers: ERROR-MESSAGE */
 static void test_diag_format(void) {
   onnxshape_diag d;
   onnxshape_diag_init(&d);
@@ -351,8 +361,65 @@ static void test_diag_format(void) {
   onnxshape_diag_init(NULL);
 }
 
+/* The ACSL contracts of onnxshape_check_type() and onnxshape_op_version_get()
+ * (include/onnxshape.h; onnxshape__enter in src/core/internal.h) are not
+ * proved by WP: the version table is a finite function, so this test checks
+ * them on every input that matters, with the contract's own definitions
+ * (is_version, last_type, type_allowed) written again in C. docs/proofs.md
+ * cites it. Requirements: OPSET-VERSIONS, TYPE-SET, TYPE-SET-RESHAPE1. */
+static int spec_is_version(int op, int v) {
+  switch (op) {
+    case ONNXSHAPE_OP_SHAPE:
+      return v == 1 || v == 13 || v == 15 || v == 19 || v == 21 || v == 23 || v == 24 || v == 25;
+    case ONNXSHAPE_OP_RESHAPE:
+      return v == 1 || v == 5 || v == 13 || v == 14 || v == 19 || v == 21 || v == 23 ||
+             v == 24 || v == 25;
+    case ONNXSHAPE_OP_SIZE:
+      return v == 1 || v == 13 || v == 19 || v == 21 || v == 23 || v == 24 || v == 25;
+  }
+  return 0;
+}
+
+static int spec_last_type(int v) {
+  return v >= 25 ? 26 : v >= 24 ? 24 : v >= 23 ? 23 : v >= 21 ? 22 : v >= 19 ? 20 : v >= 13 ? 16 : 15;
+}
+
+static int spec_type_allowed(int op, int v, int t) {
+  if (op == ONNXSHAPE_OP_RESHAPE && v == 1) return t == 1 || t == 10 || t == 11;
+  return 1 <= t && t <= spec_last_type(v);
+}
+
+/* covers: OPSET-VERSIONS TYPE-SET TYPE-SET-RESHAPE1 */
+static void test_version_contracts_exhaustive(void) {
+  long checked = 0;
+  for (int op = -1; op <= 5; op++) {
+    for (int v = -2; v <= 40; v++) {
+      const onnxshape_op_version *e = onnxshape_op_version_get((onnxshape_op)op, v);
+      CHECK((e != NULL) == spec_is_version(op, v));
+      if (e != NULL) {
+        CHECK_I64(e->op, op);
+        CHECK_I64(e->since_version, v);
+      }
+      for (int32_t t = -3; t <= 30; t++) {
+        onnxshape_status st = onnxshape_check_type((onnxshape_op)op, v, t, NULL);
+        int ok = spec_is_version(op, v) && spec_type_allowed(op, v, t);
+        CHECK((st == ONNXSHAPE_OK) == ok);
+        if (st == ONNXSHAPE_ERR_UNKNOWN_VERSION) CHECK(!spec_is_version(op, v));
+        if (st == ONNXSHAPE_ERR_UNKNOWN_TYPE) CHECK(t < 1 || t > ONNXSHAPE_TYPE_LAST);
+        if (st == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED) CHECK(!spec_type_allowed(op, v, t));
+        CHECK(st == ONNXSHAPE_OK || st == ONNXSHAPE_ERR_UNKNOWN_OPERATOR ||
+              st == ONNXSHAPE_ERR_UNKNOWN_VERSION || st == ONNXSHAPE_ERR_UNKNOWN_TYPE ||
+              st == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED);
+        checked++;
+      }
+    }
+  }
+  CHECK_I64(checked, 7L * 43 * 34);
+}
+
 RUN_TESTS(TEST_ENTRY(test_status_values_are_pinned), TEST_ENTRY(test_type_table),
           TEST_ENTRY(test_storage_bytes), TEST_ENTRY(test_version_resolution),
           TEST_ENTRY(test_op_names), TEST_ENTRY(test_type_sets_per_version),
           TEST_ENTRY(test_new_types_at_their_version), TEST_ENTRY(test_attribute_specs),
-          TEST_ENTRY(test_dims_count), TEST_ENTRY(test_diag_format))
+          TEST_ENTRY(test_dims_count), TEST_ENTRY(test_diag_format),
+          TEST_ENTRY(test_version_contracts_exhaustive))

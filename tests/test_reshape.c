@@ -44,6 +44,7 @@ static onnxshape_status infer(int version, const int64_t *in, size_t in_rank,
 
 static const int64_t d234[] = {2, 3, 4};
 
+/* covers: RESHAPE-ZERO-COPY RESHAPE-ZERO-LITERAL RESHAPE-INFER RESHAPE-LITERAL */
 /* The ONNX Reshape page's examples (seeds/002): test_reshape_*. */
 static void test_onnx_examples(void) {
   static const int64_t all[] = {4, 2, 3}, last[] = {2, 4, 3}, reduced[] = {2, 12},
@@ -69,6 +70,7 @@ static void test_onnx_examples(void) {
   EXPECT_RESHAPE(25, d034, t340, 1, 3, 4, 0);
 }
 
+/* covers: RESHAPE-INFER RESHAPE-INFER-ZERO RESHAPE-ZERO-LITERAL RESHAPE-COUNT RESHAPE-SCALAR */
 /* The rulebook's own examples. */
 static void test_rulebook_examples(void) {
   static const int64_t d034[] = {0, 3, 4};
@@ -89,6 +91,7 @@ static void test_rulebook_examples(void) {
   CHECK_DIMS(o, 1, 1);
 }
 
+/* covers: RESHAPE-BELOW-MINUS-ONE ERROR-MESSAGE */
 static void test_value_below_minus_one(void) {
   static const int64_t t[] = {2, -2, 12}, tmin[] = {INT64_MIN};
   EXPECT_ERROR(14, d234, t, -1, ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE,
@@ -98,6 +101,7 @@ static void test_value_below_minus_one(void) {
                "below -1");
 }
 
+/* covers: RESHAPE-ONE-INFERRED ERROR-MESSAGE */
 static void test_at_most_one_inferred(void) {
   static const int64_t t[] = {-1, 2, -1};
   EXPECT_ERROR(14, d234, t, -1, ONNXSHAPE_ERR_MULTIPLE_INFERRED,
@@ -109,6 +113,7 @@ static void test_at_most_one_inferred(void) {
                "dimension can be inferred");
 }
 
+/* covers: RESHAPE-ZERO-COPY RESHAPE-ZERO-COPY-RANGE */
 static void test_zero_copies_input_dim(void) {
   static const int64_t t[] = {0, 0, 0}, t2[] = {0, 12}, t3[] = {0, 0, 2, 2};
   EXPECT_RESHAPE(14, d234, t, 0, 2, 3, 4);
@@ -129,6 +134,7 @@ static void test_zero_copies_input_dim(void) {
                ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE);
 }
 
+/* covers: RESHAPE-ZERO-LITERAL RESHAPE-ALLOWZERO-INFERRED */
 static void test_allowzero_literal_zero(void) {
   static const int64_t d0[] = {0, 5}, t[] = {5, 0, 7};
   EXPECT_RESHAPE(14, d0, t, 1, 5, 0, 7);
@@ -146,6 +152,7 @@ static void test_allowzero_literal_zero(void) {
   EXPECT_RESHAPE(14, d234, t4, 0, 2, 12);
 }
 
+/* covers: RESHAPE-ALLOWZERO-VERSION RESHAPE-ALLOWZERO-VALUES */
 static void test_allowzero_attribute_rules(void) {
   static const int64_t t[] = {24};
   EXPECT_ERROR(14, d234, t, 2, ONNXSHAPE_ERR_INVALID_ATTRIBUTE,
@@ -160,6 +167,7 @@ static void test_allowzero_attribute_rules(void) {
   for (size_t i = 0; i < N(versions); i++) EXPECT_RESHAPE(versions[i], d234, t, 1, 24);
 }
 
+/* covers: RESHAPE-INFER RESHAPE-INFER-ZERO RESHAPE-INFER-DIVISIBLE */
 static void test_inferred_dimension_rules(void) {
   static const int64_t nd[] = {5, -1};
   EXPECT_ERROR(14, d234, nd, -1, ONNXSHAPE_ERR_NOT_DIVISIBLE,
@@ -176,6 +184,7 @@ static void test_inferred_dimension_rules(void) {
                "multiply to 0");
 }
 
+/* covers: RESHAPE-COUNT RESHAPE-SCALAR */
 static void test_count_mismatch_and_scalar(void) {
   static const int64_t t[] = {5, 5};
   EXPECT_ERROR(14, d234, t, -1, ONNXSHAPE_ERR_COUNT_MISMATCH,
@@ -198,6 +207,7 @@ static void test_count_mismatch_and_scalar(void) {
                ONNXSHAPE_ERR_COUNT_MISMATCH);
 }
 
+/* covers: RESHAPE-OVERFLOW ERROR-ORDER */
 static void test_overflow(void) {
   static const int64_t d24[] = {24};
   /* 2305843009213693955 * 8 = 24 modulo 2^64: must be rejected, not accepted. */
@@ -245,6 +255,7 @@ static void test_overflow(void) {
                "Reshape-14 (node 'r'): data dims[1] = -12; a dimension cannot be negative");
 }
 
+/* covers: RESHAPE-V1-ATTRIBUTE TYPE-SET-RESHAPE1 OPSET-VERSIONS */
 /* Reshape-1 takes the target from its `shape` attribute and accepts only
  * float16, float and double. */
 static void test_reshape_1(void) {
@@ -269,6 +280,7 @@ static void test_reshape_1(void) {
                ONNXSHAPE_ERR_UNKNOWN_VERSION);
 }
 
+/* covers: RESHAPE-SHAPE-INPUT RESHAPE-INPUTS */
 static void test_shape_input_checks(void) {
   onnxshape_diag d;
   onnxshape_diag_init(&d);
@@ -291,6 +303,7 @@ static void fill(unsigned char *p, size_t n, unsigned seed) {
   for (size_t i = 0; i < n; i++) p[i] = (unsigned char)(seed * 31u + i * 7u + 1u);
 }
 
+/* covers: RESHAPE-VIEW RESHAPE-COPY RESHAPE-DATA-UNCHANGED STORAGE-STRINGS STORAGE-BYTES */
 /* Every element type through the view and the copy at Reshape-25, with an odd
  * element count so packed sub-byte types end in a partial byte. */
 static void test_every_type_view_and_copy(void) {
@@ -341,6 +354,7 @@ static void test_every_type_view_and_copy(void) {
   }
 }
 
+/* covers: STORAGE-PACKED STORAGE-BYTES RESHAPE-DATA-UNCHANGED */
 /* Sub-byte storage with counts 1..9: the packed bytes, padding and all,
  * travel unchanged, and the byte count is ceil(n * bits / 8). */
 static void test_sub_byte_odd_counts(void) {
@@ -374,6 +388,7 @@ static void test_sub_byte_odd_counts(void) {
   }
 }
 
+/* covers: KERNEL-CAPACITY STORAGE-BYTES STORAGE-EMPTY-RAW */
 static void test_buffers(void) {
   float src[24];
   float dst[24];
@@ -426,6 +441,7 @@ static void test_buffers(void) {
   CHECK_I64(out.data_bytes, 0);
 }
 
+/* covers: STORAGE-BYTES RESHAPE-OVERFLOW */
 /* 2^62 int64 elements is a valid count but 2^65 bytes: an error, not a wrap. */
 static void test_storage_overflow(void) {
   static const int64_t in[] = {INT64_C(1) << 62}, target[] = {-1, 2};
@@ -445,6 +461,7 @@ static void test_storage_overflow(void) {
   CHECK_DIMS(dims, 2, INT64_C(1) << 61, 2);
 }
 
+/* covers: RESHAPE-COPY RESHAPE-DATA-UNCHANGED */
 /* Copying in place (dst == data) is allowed and leaves the bytes as they are. */
 static void test_copy_in_place(void) {
   int32_t buf[6] = {1, 2, 3, 4, 5, 6};
@@ -459,6 +476,59 @@ static void test_copy_in_place(void) {
   CHECK_DIMS(dims, 2, 3, 2);
 }
 
+/* covers: KERNEL-UNTOUCHED-ON-ERROR KERNEL-CAPACITY STORAGE-BYTES
+ * Every error of the run kernels, from each stage of the checks, leaves
+ * out_dims, the output descriptor and the destination exactly as they were. */
+static void test_outputs_untouched_on_error(void) {
+  static const int64_t target[] = {6, 4}, two[] = {-1, -1}, big[] = {INT64_C(1) << 62};
+  float src[24] = {0};
+  const onnxshape_tensor ok = {ONNXSHAPE_TYPE_FLOAT, 3, d234, src, sizeof src};
+  const onnxshape_tensor short_t = {ONNXSHAPE_TYPE_FLOAT, 3, d234, src, 95};
+  const onnxshape_tensor huge = {ONNXSHAPE_TYPE_INT64, 1, big, src, sizeof src};
+  const onnxshape_tensor bad_type = {ONNXSHAPE_TYPE_BFLOAT16, 3, d234, src, sizeof src};
+  struct {
+    const onnxshape_tensor *t;
+    const int64_t *shape;
+    size_t len, cap, dst_bytes;
+    onnxshape_status want;
+  } cases[] = {
+      {&bad_type, target, 2, 2, 96, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED}, /* version 5 */
+      {&ok, two, 2, 2, 96, ONNXSHAPE_ERR_MULTIPLE_INFERRED},
+      {&ok, target, 2, 1, 96, ONNXSHAPE_ERR_BUFFER_TOO_SMALL},       /* out_dims */
+      {&ok, target, 2, 2, 95, ONNXSHAPE_ERR_BUFFER_TOO_SMALL},       /* dst */
+      {&short_t, target, 2, 2, 96, ONNXSHAPE_ERR_DATA_SIZE},
+      {&huge, two, 1, 1, 96, ONNXSHAPE_ERR_OVERFLOW},             /* 2^65 bytes */
+  };
+  for (size_t i = 0; i < N(cases); i++) {
+    for (int copy = 0; copy <= 1; copy++) {
+      int64_t dims[2] = {-5, -6};
+      unsigned char dst[96];
+      memset(dst, 0xA5, sizeof dst);
+      onnxshape_tensor out, before;
+      memset(&out, 0x3C, sizeof out);
+      before = out;
+      int version = i == 0 ? 5 : 14;
+      onnxshape_status st =
+          copy ? onnxshape_reshape_run_copy(version, cases[i].t, cases[i].shape, cases[i].len,
+                                            NULL, dims,
+                                            cases[i].cap, dst, cases[i].dst_bytes, &out, NULL)
+               : onnxshape_reshape_run_view(version, cases[i].t, cases[i].shape, cases[i].len,
+                                            NULL, dims,
+                                            cases[i].cap, &out, NULL);
+      if (!copy && cases[i].dst_bytes == 95) {
+        CHECK_STATUS(st, ONNXSHAPE_OK); /* the view needs no destination */
+        continue;
+      }
+      CHECK_STATUS(st, cases[i].want);
+      CHECK_I64(dims[0], -5);
+      CHECK_I64(dims[1], -6);
+      CHECK(memcmp(&out, &before, sizeof out) == 0);
+      for (size_t k = 0; k < sizeof dst; k++) CHECK(dst[k] == 0xA5);
+    }
+  }
+}
+
+/* covers: TYPE-SET */
 static void test_type_sets(void) {
   static const int vers[] = {5, 13, 14, 19, 21, 23, 24, 25};
   static const int top[] = {15, 16, 16, 20, 22, 23, 24, 26};
@@ -479,4 +549,5 @@ RUN_TESTS(TEST_ENTRY(test_onnx_examples), TEST_ENTRY(test_rulebook_examples),
           TEST_ENTRY(test_count_mismatch_and_scalar), TEST_ENTRY(test_overflow),
           TEST_ENTRY(test_reshape_1), TEST_ENTRY(test_shape_input_checks),
           TEST_ENTRY(test_every_type_view_and_copy), TEST_ENTRY(test_sub_byte_odd_counts),
-          TEST_ENTRY(test_buffers), TEST_ENTRY(test_storage_overflow), TEST_ENTRY(test_copy_in_place), TEST_ENTRY(test_type_sets))
+          TEST_ENTRY(test_buffers), TEST_ENTRY(test_storage_overflow), TEST_ENTRY(test_copy_in_place),
+          TEST_ENTRY(test_outputs_untouched_on_error), TEST_ENTRY(test_type_sets))

@@ -10,10 +10,6 @@ void onnxshape_diag_init(onnxshape_diag *diag) {
   diag->message[0] = '\0';
 }
 
-void onnxshape__diag_clear(onnxshape_diag *diag) {
-  if (diag != NULL) diag->message[0] = '\0';
-}
-
 onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
                                  const char *op_name, int version, const char *fmt, ...) {
   if (diag == NULL) return status;

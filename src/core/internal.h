@@ -12,25 +12,85 @@
 #endif
 
 /* Clears diag->message (a successful call leaves it empty). */
-void onnxshape__diag_clear(onnxshape_diag *diag);
+/*@ requires diag_ok(diag);
+    assigns diag->message[0];
+*/
+static inline void onnxshape__diag_clear(onnxshape_diag *diag) {
+  if (diag != NULL) diag->message[0] = '\0';
+}
 
+#ifndef __FRAMAC__
 /* Writes "<Op>-<version> (node '<node>'): <message>" into diag (when not
  * NULL) and returns status, so callers can `return onnxshape__fail(...)`.
  * op_name may be NULL for errors that belong to no operator. */
 onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
                                  const char *op_name, int version, const char *fmt, ...)
     ONNXSHAPE_PRINTF(5, 6);
+#else
+/* For the proofs, message formatting (vsnprintf into the fixed buffer) is
+ * abstracted by this contract: it writes only diag->message and returns the
+ * status it was given. docs/proofs.md lists it among the assumptions. */
+/*@ requires diag_ok(diag);
+    assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
+    ensures \result == status;
+*/
+onnxshape_status onnxshape__fail_proof(onnxshape_diag *diag, onnxshape_status status);
+#define onnxshape__fail(diag, status, ...) onnxshape__fail_proof((diag), (status))
+#endif
 
 /* a * b for a, b >= 0; returns 0 and leaves *r unset when it exceeds INT64_MAX. */
+/*@ requires a >= 0 && b >= 0;
+    requires \valid(r);
+    assigns *r;
+    behavior fits:
+      assumes a * b <= INT64_MAX;
+      ensures \result == 1 && *r == a * b;
+    behavior overflows:
+      assumes a * b > INT64_MAX;
+      assigns \nothing;
+      ensures \result == 0;
+    complete behaviors;
+    disjoint behaviors;
+*/
 int onnxshape__mul_nonneg(int64_t a, int64_t b, int64_t *r);
 
 /* Validates version and type for a kernel entry; on success *v is the table
  * entry. Messages name the operator and version. */
+/*@ requires \valid(v) && diag_ok(diag) && \separated(v, diag);
+    assigns *v, diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
+    ensures \result == ONNXSHAPE_OK || \result == ONNXSHAPE_ERR_UNKNOWN_OPERATOR ||
+            \result == ONNXSHAPE_ERR_UNKNOWN_VERSION || \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ||
+            \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED;
+    // OPSET-VERSIONS, TYPE-SET, TYPE-SET-RESHAPE1
+    ensures \result == ONNXSHAPE_OK <==> is_version(op, version) && type_allowed(op, version, type);
+    ensures \result == ONNXSHAPE_OK ==>
+            \valid_read(*v) && (*v)->op == op && (*v)->since_version == version;
+    ensures \result == ONNXSHAPE_ERR_UNKNOWN_VERSION ==> !is_version(op, version);
+    ensures \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ==> !is_type(type);
+    ensures \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED ==> !type_allowed(op, version, type);
+*/
 onnxshape_status onnxshape__enter(onnxshape_op op, int version, int32_t type,
                                   const onnxshape_op_version **v, onnxshape_diag *diag);
 
 /* The element count of dims, with messages naming the operator, version and
- * the input (`what`). */
+ * the input (`what`). DIMS-COUNT */
+/*@ requires \valid_read(v);
+    requires rank == 0 || dims == \null || \valid_read(dims + (0 .. rank - 1));
+    requires \valid(count) && \separated(count, dims + (0 .. rank - 1));
+    requires diag_ok(diag) && \separated(count, diag);
+    assigns *count, diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
+    ensures \result == ONNXSHAPE_OK || \result == ONNXSHAPE_ERR_NEGATIVE_DIM ||
+            \result == ONNXSHAPE_ERR_OVERFLOW || \result == ONNXSHAPE_ERR_INVALID_ARGUMENT;
+    ensures \result == ONNXSHAPE_ERR_INVALID_ARGUMENT <==> rank > 0 && dims == \null;
+    ensures \result == ONNXSHAPE_OK ==> all_nonneg(dims, rank) &&
+            *count == \old(elem_count(dims, rank)) && 0 <= *count <= INT64_MAX;
+    ensures \result == ONNXSHAPE_ERR_NEGATIVE_DIM ==> !all_nonneg(dims, rank);
+    ensures \result == ONNXSHAPE_ERR_OVERFLOW ==>
+            all_nonneg(dims, rank) && \old(elem_count(dims, rank)) > INT64_MAX;
+    ensures (rank == 0 || dims != \null) && all_nonneg(dims, rank) &&
+            \old(elem_count(dims, rank)) <= INT64_MAX ==> \result == ONNXSHAPE_OK;
+    ensures \result != ONNXSHAPE_OK ==> *count == \old(*count);
+*/
 onnxshape_status onnxshape__count(const onnxshape_op_version *v, const char *what,
                                   const int64_t *dims, size_t rank, int64_t *count,
                                   onnxshape_diag *diag);

@@ -49,19 +49,31 @@ onnxshape_status onnxshape_type_storage_bytes(int32_t type, int64_t count, size_
   uint64_t n = (uint64_t)count;
   uint64_t b;
   if (t->bits == 0) {
-    if (n > SIZE_MAX / sizeof(onnxshape_string)) return ONNXSHAPE_ERR_OVERFLOW;
+    if (n > SIZE_MAX / sizeof(onnxshape_string)) {
+      //@ assert n * sizeof(onnxshape_string) > SIZE_MAX;
+      return ONNXSHAPE_ERR_OVERFLOW;
+    }
     *bytes = (size_t)n * sizeof(onnxshape_string);
     return ONNXSHAPE_OK;
   }
   if (t->bits < 8) {
     /* Sub-byte: 8 / bits elements share a byte; a partial last byte counts
      * whole. Dividing first keeps the arithmetic far from overflow. */
+    //@ assert t->bits == 2 || t->bits == 4;
     uint64_t per_byte = 8u / t->bits;
     b = n / per_byte + (n % per_byte != 0 ? 1u : 0u);
+    //@ assert packed: b == (n * t->bits + 7) / 8;
   } else {
+    //@ assert t->bits == 8 || t->bits == 16 || t->bits == 32 || t->bits == 64 || t->bits == 128;
     uint64_t size = t->bits / 8u;
-    if (n > UINT64_MAX / size) return ONNXSHAPE_ERR_OVERFLOW;
+    if (n > UINT64_MAX / size) {
+      //@ assert n * size > UINT64_MAX;
+      //@ assert (n * t->bits + 7) / 8 > SIZE_MAX;
+      return ONNXSHAPE_ERR_OVERFLOW;
+    }
     b = n * size;
+    //@ assert bits: n * t->bits == 8 * b;
+    //@ assert whole: b == (n * t->bits + 7) / 8;
   }
   if (b > SIZE_MAX) return ONNXSHAPE_ERR_OVERFLOW;
   *bytes = (size_t)b;

@@ -4,11 +4,38 @@
 
 /* Adds r to a negative axis, then clamps to [0, r]. Written so that no
  * intermediate overflows, even for INT64_MIN and INT64_MAX. */
+/*@ requires 0 <= r;
+    assigns \nothing;
+    ensures \result == clamp_axis(axis, r) && 0 <= \result <= r;
+*/
 static int64_t clamp_axis(int64_t axis, int64_t r) {
   if (axis < 0) return axis < -r ? 0 : axis + r;
   return axis > r ? r : axis;
 }
 
+/*@ requires attrs == \null || \valid_read(attrs);
+    requires \valid(s) && \valid(e);
+    requires \separated(s, e) && \separated(s, attrs) && \separated(s, diag);
+    requires (\separated(e, attrs) && \separated(e, diag));
+    requires diag_ok(diag);
+    assigns *s, *e, diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
+    ensures \result == ONNXSHAPE_OK ==>
+            is_version(ONNXSHAPE_OP_SHAPE, version) &&
+            type_allowed(ONNXSHAPE_OP_SHAPE, version, type) &&
+            rank <= INT64_MAX && *s == shape_start(attrs, rank) &&
+            *e == *s + shape_len(attrs, rank) && *e <= rank;
+    ensures \result == ONNXSHAPE_ERR_INVALID_ATTRIBUTE ==> version < 15 && shape_attrs_set(attrs);
+    ensures \result == ONNXSHAPE_ERR_INVALID_ARGUMENT ==> rank > INT64_MAX;
+    ensures \result == ONNXSHAPE_ERR_UNKNOWN_VERSION ==> !is_version(ONNXSHAPE_OP_SHAPE, version);
+    ensures \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ==> !is_type(type);
+    ensures \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED ==>
+            !type_allowed(ONNXSHAPE_OP_SHAPE, version, type);
+    ensures \result == ONNXSHAPE_OK || \result == ONNXSHAPE_ERR_INVALID_ARGUMENT ||
+            \result == ONNXSHAPE_ERR_INVALID_ATTRIBUTE ||
+              \result == ONNXSHAPE_ERR_UNKNOWN_OPERATOR ||
+            \result == ONNXSHAPE_ERR_UNKNOWN_VERSION || \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ||
+            \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED;
+*/
 static onnxshape_status shape_slice(int version, int32_t type, size_t rank,
                                     const onnxshape_shape_attrs *attrs, size_t *s, size_t *e,
                                     onnxshape_diag *diag) {
@@ -16,13 +43,14 @@ static onnxshape_status shape_slice(int version, int32_t type, size_t rank,
   onnxshape_status st = onnxshape__enter(ONNXSHAPE_OP_SHAPE, version, type, &v, diag);
   if (st != ONNXSHAPE_OK) return st;
   if (rank > (size_t)INT64_MAX) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, v->op_name, version,
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Shape", version,
                            "input rank %zu is out of range", rank);
   }
   int has_start = attrs != NULL && attrs->has_start;
   int has_end = attrs != NULL && attrs->has_end;
-  if (v->num_attrs == 0 && (has_start || has_end)) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, v->op_name, version,
+  /* SHAPE-ATTRS-VERSION: start and end exist from Shape-15 on. */
+  if (version < 15 && (has_start || has_end)) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Shape", version,
                            "attribute '%s' is not defined before Shape-15",
                            has_start ? "start" : "end");
   }
@@ -58,6 +86,11 @@ onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
   size_t s, e;
   onnxshape_status st = shape_slice(version, data->type, data->rank, attrs, &s, &e, diag);
   if (st != ONNXSHAPE_OK) return st;
+  /*@ loop invariant 0 <= i <= data->rank;
+      loop invariant \forall integer k; 0 <= k < i ==> data->dims[k] >= 0;
+      loop assigns i;
+      loop variant data->rank - i;
+  */
   for (size_t i = 0; i < data->rank; i++) {
     if (data->dims[i] < 0) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_NEGATIVE_DIM, "Shape", version,
@@ -71,6 +104,11 @@ onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
                            "the output needs %zu values; the buffer holds %zu", n,
                            out == NULL ? (size_t)0 : out_capacity);
   }
+  /*@ loop invariant 0 <= i <= n;
+      loop invariant \forall integer k; 0 <= k < i ==> out[k] == data->dims[s + k];
+      loop assigns i, out[0 .. n - 1];
+      loop variant n - i;
+  */
   for (size_t i = 0; i < n; i++) out[i] = data->dims[s + i];
   *length = n;
   return ONNXSHAPE_OK;
