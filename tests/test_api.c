@@ -71,6 +71,7 @@ static size_t reshape_model(buf *m, const int64_t *target, size_t len) {
   return m->n;
 }
 
+/* covers: KERNEL-CAPACITY */
 static void test_null_arguments(void) {
   onnxshape_model *m = NULL;
   onnxshape_owned_tensor *t = NULL;
@@ -97,6 +98,7 @@ static void test_null_arguments(void) {
   onnxshape_owned_tensor_free(NULL);
 }
 
+/* covers: OPSET-RESOLVE RESHAPE-INFER */
 static void test_model_in_memory(void) {
   buf m = {{0}, 0};
   static const int64_t target[] = {3, -1};
@@ -153,6 +155,7 @@ static void test_model_in_memory(void) {
   onnxshape_model_free(model);
 }
 
+/* covers: RESHAPE-LITERAL RESHAPE-COUNT */
 /* A target longer than the runner's inline buffer exercises its chunks. */
 static void test_long_target(void) {
   int64_t target[300];
@@ -183,6 +186,7 @@ static void test_long_target(void) {
   onnxshape_model_free(model);
 }
 
+/* covers: STORAGE-RAW STORAGE-STRINGS STORAGE-PACKED */
 /* Writing and reading back every kind of payload, strings included. */
 static void test_write_and_read_back(void) {
   char dir[] = "/tmp/onnxshape-api-XXXXXX";
@@ -228,6 +232,7 @@ static void test_write_and_read_back(void) {
   rmdir(dir);
 }
 
+/* covers: KERNEL-CAPACITY */
 /* External data needs a directory to resolve in. */
 static void test_external_needs_directory(void) {
   buf tp = {{0}, 0}, e = {{0}, 0};

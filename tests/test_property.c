@@ -180,6 +180,11 @@ static void check_shape_size_case(uint64_t seed, int *failures) {
   }
 }
 
+/* covers: RESHAPE-ZERO-COPY RESHAPE-ZERO-COPY-RANGE RESHAPE-ZERO-LITERAL RESHAPE-LITERAL
+ * RESHAPE-INFER RESHAPE-INFER-ZERO RESHAPE-INFER-DIVISIBLE RESHAPE-COUNT RESHAPE-SCALAR
+ * RESHAPE-ALLOWZERO-INFERRED RESHAPE-BELOW-MINUS-ONE RESHAPE-ONE-INFERRED RESHAPE-OVERFLOW
+ * SHAPE-CLAMP SHAPE-DEFAULTS SHAPE-OUTPUT SHAPE-EMPTY SIZE-OUTPUT SIZE-ZERO-FIRST SIZE-OVERFLOW
+ * ERROR-ORDER */
 static void test_random_cases(void) {
   const char *env = getenv("ONNXSHAPE_SEED");
   uint64_t seed = env != NULL ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
@@ -198,6 +203,7 @@ static void test_random_cases(void) {
   CHECK_I64(failures, 0);
 }
 
+/* covers: RESHAPE-INFER RESHAPE-OVERFLOW RESHAPE-COUNT */
 /* The generator must reach every outcome, or the comparison proves little. */
 static void test_generator_reaches_every_outcome(void) {
   rng_state = 12345;

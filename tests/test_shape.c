@@ -35,6 +35,7 @@ static onnxshape_status run(int version, const onnxshape_tensor *t, int has_star
     CHECK_I64(len_, 0);                                                  \
   } while (0)
 
+/* covers: SHAPE-OUTPUT SHAPE-CLAMP */
 /* The examples of the ONNX Shape page (seeds/000, seeds/001) and the ONNX
  * backend tests test_shape_* (same input [3,4,5] in the test suite). */
 static void test_onnx_page_examples(void) {
@@ -44,6 +45,7 @@ static void test_onnx_page_examples(void) {
   EXPECT_SLICE(15, &t234, 1, 1, 1, 2, 3);
 }
 
+/* covers: SHAPE-OUTPUT SHAPE-CLAMP SHAPE-DEFAULTS */
 static void test_onnx_backend_cases(void) {
   static const int64_t d345[] = {3, 4, 5};
   const onnxshape_tensor t = {ONNXSHAPE_TYPE_FLOAT, 3, d345, NULL, 0};
@@ -63,6 +65,7 @@ static void test_onnx_backend_cases(void) {
   EXPECT_SLICE(15, &t, 1, 0, 0, 0, 3, 4, 5);           /* test_shape_start_0 */
 }
 
+/* covers: SHAPE-OUTPUT SHAPE-CLAMP SHAPE-EMPTY */
 /* SONNX informal specification of Shape, examples 1 to 5 (seeds/004). */
 static void test_sonnx_examples(void) {
   EXPECT_SLICE(25, &t234, 1, 0, 1, 3, 2, 3, 4);    /* 1: start 0, end 3 */
@@ -72,6 +75,7 @@ static void test_sonnx_examples(void) {
   EXPECT_SLICE(25, &t234, 1, 0, 1, 1000, 2, 3, 4); /* 5: start 0, end 1000 */
 }
 
+/* covers: SHAPE-CLAMP SHAPE-EMPTY */
 static void test_clamping_rules(void) {
   EXPECT_SLICE(15, &t234, 1, -500, 1, 2, 2, 3);
   EXPECT_SLICE(15, &t234, 0, 0, 1, 1000, 2, 3, 4);
@@ -93,6 +97,7 @@ static void test_clamping_rules(void) {
   EXPECT_SLICE(15, &t234, 1, -1, 1, INT64_MAX, 4);
 }
 
+/* covers: SHAPE-SCALAR SHAPE-EMPTY */
 static void test_scalar_and_empty_inputs(void) {
   const onnxshape_tensor scalar = {ONNXSHAPE_TYPE_INT64, 0, NULL, NULL, 0};
   for (int v = 1; v <= 25; v++) {
@@ -110,6 +115,7 @@ static void test_scalar_and_empty_inputs(void) {
   EXPECT_SLICE(1, &b, 0, 0, 0, 0, INT64_MAX, INT64_MAX);
 }
 
+/* covers: SHAPE-ATTRS-VERSION SHAPE-DEFAULTS */
 static void test_attributes_per_version(void) {
   int64_t out[16];
   size_t len = 0;
@@ -138,6 +144,7 @@ static void test_attributes_per_version(void) {
   CHECK_STATUS(onnxshape_shape_infer(26, 1, 3, NULL, &len, NULL), ONNXSHAPE_ERR_UNKNOWN_VERSION);
 }
 
+/* covers: TYPE-SET SHAPE-OUTPUT */
 /* Every element type through every version: allowed ones give the dims,
  * others are rejected with the type named. */
 static void test_every_type_every_version(void) {
@@ -166,6 +173,7 @@ static void test_every_type_every_version(void) {
   CHECK_STR(d.message, "Shape-25: element type 0 is not a known TensorProto data type (1 to 26)");
 }
 
+/* covers: KERNEL-CAPACITY KERNEL-UNTOUCHED-ON-ERROR DIMS-COUNT */
 static void test_buffers_and_invalid_inputs(void) {
   int64_t out[3] = {-9, -9, -9};
   size_t len = 77;

@@ -8,6 +8,7 @@ static onnxshape_status size_of(int version, int32_t type, const int64_t *dims, 
   return onnxshape_size_run(version, &t, out, NULL);
 }
 
+/* covers: SIZE-OUTPUT */
 /* ONNX backend tests test_size_example ([[1,2,3],[4,5,6]]) and test_size ([3,4,5]). */
 static void test_onnx_examples(void) {
   static const int64_t d23[] = {2, 3}, d345[] = {3, 4, 5};
@@ -20,6 +21,7 @@ static void test_onnx_examples(void) {
   CHECK_I64(n, 60);
 }
 
+/* covers: SIZE-OUTPUT */
 static void test_scalar_is_one(void) {
   int64_t n = -1;
   CHECK_STATUS(size_of(25, ONNXSHAPE_TYPE_INT64, NULL, 0, &n), ONNXSHAPE_OK);
@@ -29,6 +31,7 @@ static void test_scalar_is_one(void) {
   CHECK_I64(n, 1);
 }
 
+/* covers: SIZE-ZERO-FIRST */
 /* A zero dim wins over any other dims, even ones whose product overflows. */
 static void test_zero_size_with_huge_dims(void) {
   int64_t n = -1;
@@ -45,6 +48,7 @@ static void test_zero_size_with_huge_dims(void) {
   CHECK_I64(n, 0);
 }
 
+/* covers: SIZE-OVERFLOW */
 static void test_overflow_is_an_error(void) {
   int64_t n = 42;
   onnxshape_diag d;
@@ -66,6 +70,7 @@ static void test_overflow_is_an_error(void) {
   CHECK_STATUS(size_of(13, ONNXSHAPE_TYPE_FLOAT, m2, 2, &n), ONNXSHAPE_ERR_OVERFLOW);
 }
 
+/* covers: TYPE-SET SIZE-OUTPUT */
 static void test_every_type_every_version(void) {
   static const int vers[] = {1, 13, 19, 21, 23, 24, 25};
   static const int top[] = {15, 16, 20, 22, 23, 24, 26};
@@ -83,6 +88,7 @@ static void test_every_type_every_version(void) {
   CHECK_STATUS(onnxshape_size_infer(13, 27, NULL), ONNXSHAPE_ERR_UNKNOWN_TYPE);
 }
 
+/* covers: DIMS-COUNT KERNEL-CAPACITY KERNEL-UNTOUCHED-ON-ERROR */
 static void test_invalid_inputs(void) {
   int64_t n = 5;
   onnxshape_diag d;

@@ -166,6 +166,8 @@ SHAPE_ATTRS = {15: (None, None), 19: (-2, None), 21: (1, 2), 23: (-100, 100), 24
 
 
 def gen_per_version(w, rng):
+    # covers: OPSET-VERSIONS TYPE-SET STORAGE-RAW STORAGE-TYPED-FIELDS STORAGE-PACKED
+    # covers: STORAGE-STRINGS RESHAPE-DATA-UNCHANGED SHAPE-OUTPUT SIZE-OUTPUT
     dims = [3, 5]
     for op, versions in VERSIONS.items():
         for v in versions:
@@ -215,6 +217,8 @@ def gen_per_version(w, rng):
 
 
 def gen_edge_cases(w, rng):
+    # covers: STORAGE-EMPTY-RAW SIZE-ZERO-FIRST RESHAPE-ZERO-LITERAL SHAPE-SCALAR SIZE-OUTPUT
+    # covers: RESHAPE-SCALAR RESHAPE-V1-ATTRIBUTE SHAPE-CLAMP
     # Zero-size tensors, including huge other dims (an empty payload).
     big = 1 << 32
     for name, dims, target, az, want in (

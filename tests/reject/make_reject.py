@@ -60,6 +60,7 @@ reject_tensor("truncated_tensor", tensor("x", "float", [2, 3], raw=F6)[:20],
               "is not a valid TensorProto file")
 
 # ---- model structure -----------------------------------------------------
+# covers: OPSET-DOMAIN OPSET-RANGE ERROR-MESSAGE
 reject_model("ir_version_2", model([node("Shape", ["x"], ["y"])], [X], [value_info("y", "int64")],
                                    ir_version=2), "ir_version 2 is not supported")
 reject_model("no_graph", f_int(1, 8) + f_bytes(8, f_str(1, "") + f_int(2, 13)),
@@ -102,6 +103,7 @@ reject_model("sparse_initializer", f_int(1, 8) + f_bytes(8, f_str(1, "") + f_int
              f_bytes(7, g_sparse), "sparse initializers are not supported")
 
 # ---- attributes and inputs ----------------------------------------------
+# covers: SHAPE-ATTRS-VERSION RESHAPE-ALLOWZERO-VERSION RESHAPE-INPUTS RESHAPE-V1-ATTRIBUTE
 reject_model("shape_start_before_15",
              model([node("Shape", ["x"], ["y"], [attr("start", A_INT, 1)])], [X], [Y], opset=13),
              "Shape-13 (node '#0'): attribute 'start' is not defined for Shape-13")
@@ -138,6 +140,7 @@ reject_model("ref_attr_name",
                    [Y], opset=15), "only valid inside a function")
 
 # ---- type sets per version -----------------------------------------------
+# covers: TYPE-SET TYPE-SET-RESHAPE1
 for name, op, opset, type_name, fragment in (
         ("shape1_bfloat16", "Shape", 12, "bfloat16", "Shape-1 (node '#0'): input type bfloat16 is not allowed"),
         ("reshape13_float8", "Reshape", 18, "float8e4m3fn", "Reshape-14 (node '#0'): input type float8e4m3fn is not allowed"),
@@ -162,6 +165,7 @@ reject_model("constant1_int64",
              "Constant-1 (node '#0'): a int64 value is not allowed")
 
 # ---- tensors ---------------------------------------------------------------
+# covers: DIMS-COUNT STORAGE-RAW STORAGE-TYPED-FIELDS STORAGE-STRINGS STORAGE-PACKED STORAGE-BYTES
 reject_tensor("negative_dim", tensor("x", "float", [2, -3], raw=b""), "dims[1] = -3 is negative")
 reject_tensor("overflowing_dims", tensor("x", "float", [1 << 40, 1 << 40], raw=b""),
               "the element count overflows int64")
@@ -223,6 +227,9 @@ reject_model("initializer_outside_dir",
              "resolves outside the model directory")
 
 # ---- Reshape rules at run time ---------------------------------------------
+# covers: RESHAPE-BELOW-MINUS-ONE RESHAPE-ONE-INFERRED RESHAPE-ZERO-COPY-RANGE
+# covers: RESHAPE-ALLOWZERO-INFERRED RESHAPE-INFER-ZERO RESHAPE-INFER-DIVISIBLE RESHAPE-COUNT
+# covers: RESHAPE-OVERFLOW RESHAPE-SCALAR RESHAPE-ALLOWZERO-VALUES RESHAPE-SHAPE-INPUT ERROR-MESSAGE
 def reshape_case(name, target, fragment, allowzero=None, dims=(2, 3), data=F6, opset=14):
     attrs = [attr("allowzero", A_INT, allowzero)] if allowzero is not None else []
     m = model([node("Constant", [], ["s"], [attr("value_ints", A_INTS, target)]),
