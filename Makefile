@@ -12,7 +12,7 @@ FUZZ_SECONDS ?= 60
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind coverage prove fuzz demo install clean
+.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind coverage prove diff fuzz demo install clean
 
 all: build
 
@@ -58,6 +58,12 @@ check-valgrind: deps build
 # src/core and src/ops, or 90% lines in src/onnx and src/runtime.
 coverage: deps
 	bash scripts/coverage $(BUILD_COV)
+
+# Differential test against onnxruntime-node (installed with npm into
+# .cache/ort): DIFF_CASES random cases (default 10,000); DIFF_SEED replays.
+DIFF_CASES ?= 10000
+diff: deps build
+	bash scripts/ort-diff $(BUILD) $(DIFF_CASES) $(DIFF_SEED)
 
 # Frama-C WP over the kernels and their arithmetic (with -wp-rte): prints
 # the goals proved out of the total, fails unless every goal is proved.
