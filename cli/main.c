@@ -19,6 +19,7 @@ static const char usage_text[] =
     "usage: onnxshape run MODEL [-i [NAME=]FILE.pb]... [-o DIR] [--json]\n"
     "       onnxshape test DIR...\n"
     "       onnxshape infer MODEL\n"
+    "       onnxshape check --profile sonnx MODEL\n"
     "       onnxshape --help | --version\n";
 
 static const char help_text[] =
@@ -40,6 +41,11 @@ static const char help_text[] =
     "  infer MODEL\n"
     "      Print the type and dims of every value that can be determined without\n"
     "      input data; symbolic dims stay symbolic, '?' is unknown.\n"
+    "  check --profile sonnx MODEL\n"
+    "      Report every place the model breaks the ONNX safety-related profile\n"
+    "      (SONNX) as far as is known without input data: an attribute left to its\n"
+    "      default, a sparse tensor, or a node that cannot succeed whatever the\n"
+    "      data. Exit 0 when the model conforms, 1 otherwise.\n"
     "\n"
     "exit status: 0 success; 1 invalid model, invalid input or failed test;\n"
     "2 usage or file error.\n";
@@ -491,6 +497,51 @@ static int cmd_infer(int argc, char **argv) {
   return EXIT_OK;
 }
 
+/* ---- check ------------------------------------------------------------ */
+
+static int cmd_check(int argc, char **argv) {
+  const char *profile = NULL, *model = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--profile") == 0) {
+      if (i + 1 >= argc) return usage_error("%s", "--profile needs an argument");
+      profile = argv[++i];
+    } else if (strncmp(argv[i], "--profile=", 10) == 0) {
+      profile = argv[i] + 10;
+    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+      return usage_error("unknown option '%s'", argv[i]);
+    } else if (model != NULL) {
+      return usage_error("unexpected argument '%s'", argv[i]);
+    } else {
+      model = argv[i];
+    }
+  }
+  if (profile == NULL) return usage_error("%s", "check needs --profile sonnx");
+  if (strcmp(profile, "sonnx") != 0) {
+    return usage_error("unknown profile '%s' (known: sonnx)", profile);
+  }
+  if (model == NULL) return usage_error("%s", "check needs a MODEL");
+  onnxshape_profile_report *r = NULL;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  onnxshape_status st = onnxshape_profile_check_sonnx_file(model, &r, &d);
+  if (st != ONNXSHAPE_OK) {
+    if (st == ONNXSHAPE_ERR_IO || st == ONNXSHAPE_ERR_MALFORMED) error("%s", d.message);
+    else error("%s: %s", model, d.message);
+    return exit_for(st);
+  }
+  size_t n = onnxshape_profile_count(r);
+  static const char *const tags[] = {"", "default", "sparse", "domain"};
+  for (size_t i = 0; i < n; i++) {
+    printf("%s: %s [sonnx-%s]\n", model, onnxshape_profile_message(r, i),
+           tags[onnxshape_profile_rule_of(r, i)]);
+  }
+  if (n == 0) printf("%s: conforms to the SONNX profile\n", model);
+  else printf("%s: %zu finding%s; the model does not conform to the SONNX profile\n", model, n,
+              n == 1 ? "" : "s");
+  onnxshape_profile_free(r);
+  return n == 0 ? EXIT_OK : EXIT_INVALID;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fputs(usage_text, stderr);
@@ -510,5 +561,6 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
   if (strcmp(cmd, "test") == 0) return cmd_test(argc - 2, argv + 2);
   if (strcmp(cmd, "infer") == 0) return cmd_infer(argc - 2, argv + 2);
+  if (strcmp(cmd, "check") == 0) return cmd_check(argc - 2, argv + 2);
   return usage_error("unknown command '%s'", cmd);
 }

@@ -1154,6 +1154,65 @@ ONNXSHAPE_API const onnxshape_value_info *onnxshape_inference_get(const onnxshap
 ONNXSHAPE_API void onnxshape_inference_free(onnxshape_inference *inf);
 /** @} */
 
+/* ------------------------------------------------------------------------ */
+/** @name SONNX profile check
+ * The ONNX safety-related profile (SONNX) forbids relying on attribute
+ * defaults and using sparse tensors, and requires every operator's inputs to
+ * lie in its valid domain. These functions report, for a model, each place
+ * that breaks one of those rules and that can be found without input data.
+ * @{ */
+
+/** The kind of a finding. */
+typedef enum onnxshape_profile_rule {
+  ONNXSHAPE_PROFILE_DEFAULT = 1, /**< an attribute is left to its default */
+  ONNXSHAPE_PROFILE_SPARSE = 2,  /**< a sparse tensor is used */
+  ONNXSHAPE_PROFILE_DOMAIN = 3   /**< a node's inputs or attributes are outside its valid
+                                      domain, known without running (e.g. a constant Reshape
+                                      target with two -1) */
+} onnxshape_profile_rule;
+
+/** The findings of one check. */
+typedef struct onnxshape_profile_report onnxshape_profile_report;
+
+/**
+ * Check the ONNX model in @p len bytes against the SONNX profile. Sparse
+ * tensors are looked for in the whole ModelProto (initializers, node
+ * attributes, graph inputs, outputs and value_info). When there are none,
+ * the model is loaded as onnxshape_model_parse() does (an invalid model is an
+ * error, not a finding), every Shape-15+ node without `start` or `end` and
+ * every Reshape-14+ node without `allowzero` is a DEFAULT finding, and
+ * static inference (onnxshape_model_infer()) reports, as DOMAIN findings,
+ * every node that cannot succeed whatever the input data.
+ * @param[in]  base_dir  where external data resolves, or NULL (none allowed)
+ * @param[out] out       the report (free with onnxshape_profile_free()),
+ *                       also when it holds no finding
+ * @return ONNXSHAPE_OK (the report may hold findings); ONNXSHAPE_ERR_MALFORMED,
+ *         ONNXSHAPE_ERR_INVALID_MODEL and the other statuses of
+ *         onnxshape_model_parse() when the model cannot be loaded;
+ *         ONNXSHAPE_ERR_INVALID_ARGUMENT; ONNXSHAPE_ERR_OUT_OF_MEMORY.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_profile_check_sonnx(const void *bytes, size_t len,
+                                                            const char *base_dir,
+                                                            onnxshape_profile_report **out,
+                                                            onnxshape_diag *diag);
+/** As onnxshape_profile_check_sonnx(), for the model file @p path (external
+ *  data resolves in its directory). Also ONNXSHAPE_ERR_IO. */
+ONNXSHAPE_API onnxshape_status onnxshape_profile_check_sonnx_file(const char *path,
+                                                                 onnxshape_profile_report **out,
+                                                                 onnxshape_diag *diag);
+/** Number of findings; 0 means the model conforms (as far as can be known
+ *  without input data). */
+ONNXSHAPE_API size_t onnxshape_profile_count(const onnxshape_profile_report *r);
+/** The rule finding @p i breaks, or 0 when out of range. */
+ONNXSHAPE_API onnxshape_profile_rule onnxshape_profile_rule_of(const onnxshape_profile_report *r,
+                                                              size_t i);
+/** Finding @p i, a sentence naming the node (or initializer, or graph value)
+ *  and the rule; NULL when out of range. Valid until the report is freed. */
+ONNXSHAPE_API const char *onnxshape_profile_message(const onnxshape_profile_report *r, size_t i);
+/** Free @p r. NULL is allowed. */
+ONNXSHAPE_API void onnxshape_profile_free(onnxshape_profile_report *r);
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

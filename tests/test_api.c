@@ -251,6 +251,46 @@ static void test_external_needs_directory(void) {
   CHECK(strstr(d.message, "cannot resolve directory '/nonexistent-dir'") != NULL);
 }
 
-RUN_TESTS(TEST_ENTRY(test_null_arguments), TEST_ENTRY(test_model_in_memory),
-          TEST_ENTRY(test_long_target), TEST_ENTRY(test_write_and_read_back),
-          TEST_ENTRY(test_external_needs_directory))
+/* covers: SHAPE-DEFAULTS RESHAPE-ALLOWZERO-VALUES RESHAPE-ONE-INFERRED
+ * The SONNX profile check through the API: each finding's rule and message,
+ * out-of-range queries, NULL arguments and an undecodable model. */
+static void test_profile_check(void) {
+  buf m = {{0}, 0};
+  static const int64_t ok_target[] = {3, -1}, bad_target[] = {-1, -1};
+  reshape_model(&m, ok_target, 2);
+  onnxshape_profile_report *r = NULL;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  CHECK_STATUS(onnxshape_profile_check_sonnx(m.b, m.n, NULL, &r, &d), ONNXSHAPE_OK);
+  CHECK_I64(onnxshape_profile_count(r), 1);
+  CHECK_I64(onnxshape_profile_rule_of(r, 0), ONNXSHAPE_PROFILE_DEFAULT);
+  CHECK_STR(onnxshape_profile_message(r, 0),
+            "Reshape-14 (node 'r'): attribute 'allowzero' is not set; the SONNX profile forbids "
+            "relying on its default (0)");
+  CHECK(onnxshape_profile_message(r, 1) == NULL);
+  CHECK_I64(onnxshape_profile_rule_of(r, 1), 0);
+  onnxshape_profile_free(r);
+  buf bad = {{0}, 0};
+  reshape_model(&bad, bad_target, 2);
+  r = NULL;
+  CHECK_STATUS(onnxshape_profile_check_sonnx(bad.b, bad.n, NULL, &r, &d), ONNXSHAPE_OK);
+  CHECK_I64(onnxshape_profile_count(r), 2);
+  CHECK_I64(onnxshape_profile_rule_of(r, 1), ONNXSHAPE_PROFILE_DOMAIN);
+  CHECK_STR(onnxshape_profile_message(r, 1),
+            "Reshape-14 (node 'r'): shape[0] and shape[1] are both -1; at most one dimension can "
+            "be inferred (known without input data)");
+  onnxshape_profile_free(r);
+  CHECK_I64(onnxshape_profile_count(NULL), 0);
+  CHECK(onnxshape_profile_message(NULL, 0) == NULL);
+  onnxshape_profile_free(NULL);
+  CHECK_STATUS(onnxshape_profile_check_sonnx(m.b, m.n, NULL, NULL, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(onnxshape_profile_check_sonnx_file(NULL, &r, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  static const unsigned char garbage[] = {0xff, 0xff, 0xff};
+  CHECK_STATUS(onnxshape_profile_check_sonnx(garbage, sizeof garbage, NULL, &r, &d),
+               ONNXSHAPE_ERR_MALFORMED);
+}
+
+RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_null_arguments),
+          TEST_ENTRY(test_model_in_memory), TEST_ENTRY(test_long_target),
+          TEST_ENTRY(test_write_and_read_back), TEST_ENTRY(test_external_needs_directory))

@@ -615,20 +615,122 @@ onnxshape_status onnxshape_model_parse(const void *bytes, size_t len, const char
   return ONNXSHAPE_OK;
 }
 
-onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **out,
-                                           onnxshape_diag *diag) {
-  if (path == NULL || out == NULL) {
-    return MFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_read_file: NULL argument");
-  }
+onnxshape_status onnxshape__with_model_file(const char *path,
+                                            onnxshape_status (*fn)(const void *bytes, size_t len,
+                                                                   const char *dir, void *ctx,
+                                                                   onnxshape_diag *diag),
+                                            void *ctx, onnxshape_diag *diag) {
   onnxshape__map map;
   onnxshape_status st = onnxshape__map_file(path, &map, diag);
   if (st != ONNXSHAPE_OK) return st;
   char dir[PATH_MAX];
   onnxshape__dirname(path, dir, sizeof dir);
-  st = onnxshape_model_parse(map.base, map.len, dir, out, diag);
+  st = fn(map.base, map.len, dir, ctx, diag);
   onnxshape__unmap(&map);
   if (st == ONNXSHAPE_ERR_MALFORMED) {
     (void)MFAIL(st, "'%s' is not a valid ONNX model (protobuf decoding failed)", path);
   }
   return st;
+}
+
+static onnxshape_status parse_into(const void *bytes, size_t len, const char *dir, void *ctx,
+                                   onnxshape_diag *diag) {
+  return onnxshape_model_parse(bytes, len, dir, ctx, diag);
+}
+
+onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **out,
+                                           onnxshape_diag *diag) {
+  if (path == NULL || out == NULL) {
+    return MFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_read_file: NULL argument");
+  }
+  return onnxshape__with_model_file(path, parse_into, out, diag);
+}
+
+/* ---- sparse tensors, for the SONNX profile check ------------------------ */
+
+/* The name of a SparseTensorProto: that of its `values` TensorProto (field 1).
+ * Writes "" when there is none. */
+static void sparse_name(const ProtobufCBinaryData *b, char *name, size_t cap) {
+  name[0] = '\0';
+  size_t i = 0;
+  while (i < b->len) {
+    uint64_t key = 0, len = 0;
+    unsigned shift = 0;
+    while (i < b->len && shift < 64) {
+      key |= (uint64_t)(b->data[i] & 0x7f) << shift;
+      shift += 7;
+      if ((b->data[i++] & 0x80) == 0) break;
+    }
+    if ((key & 7) != 2) return; /* only length-delimited fields are expected first */
+    shift = 0;
+    while (i < b->len && shift < 64) {
+      len |= (uint64_t)(b->data[i] & 0x7f) << shift;
+      shift += 7;
+      if ((b->data[i++] & 0x80) == 0) break;
+    }
+    if (len > b->len - i) return;
+    if ((key >> 3) == 1) {
+      Onnx__TensorProto *t = onnx__tensor_proto__unpack(NULL, (size_t)len, b->data + i);
+      if (t != NULL) {
+        snprintf(name, cap, "%s", t->name != NULL ? t->name : "");
+        onnx__tensor_proto__free_unpacked(t, NULL);
+      }
+      return;
+    }
+    i += (size_t)len;
+  }
+}
+
+static void sparse_decls(Onnx__ValueInfoProto **v, size_t n, const char *what,
+                         void (*report)(void *, const char *), void *ctx) {
+  char msg[ONNXSHAPE_DIAG_SIZE];
+  for (size_t i = 0; i < n; i++) {
+    if (v[i]->type != NULL && v[i]->type->value_case == ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE) {
+      snprintf(msg, sizeof msg, "graph %s '%s' is a sparse tensor", what,
+               v[i]->name != NULL ? v[i]->name : "");
+      report(ctx, msg);
+    }
+  }
+}
+
+onnxshape_status onnxshape__sparse_uses(const void *bytes, size_t len,
+                                        void (*report)(void *ctx, const char *what), void *ctx,
+                                        onnxshape_diag *diag) {
+  Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, len, bytes);
+  if (mp == NULL) {
+    return MFAIL(ONNXSHAPE_ERR_MALFORMED, "not a valid ONNX model (protobuf decoding failed)");
+  }
+  const Onnx__GraphProto *g = mp->graph;
+  char msg[ONNXSHAPE_DIAG_SIZE], name[128];
+  if (g != NULL) {
+    for (size_t i = 0; i < g->n_sparse_initializer; i++) {
+      sparse_name(&g->sparse_initializer[i], name, sizeof name);
+      if (name[0] != '\0') snprintf(msg, sizeof msg, "sparse initializer '%s'", name);
+      else snprintf(msg, sizeof msg, "sparse initializer #%zu (unnamed)", i);
+      report(ctx, msg);
+    }
+    for (size_t i = 0; i < g->n_node; i++) {
+      const Onnx__NodeProto *np = g->node[i];
+      for (size_t k = 0; k < np->n_attribute; k++) {
+        const Onnx__AttributeProto *ap = np->attribute[k];
+        int sparse = ap->has_sparse_tensor || ap->n_sparse_tensors > 0 ||
+                     (ap->has_type && (ap->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSOR ||
+                                       ap->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSORS));
+        if (!sparse) continue;
+        if (np->name != NULL && np->name[0] != '\0') {
+          snprintf(msg, sizeof msg, "node '%s' (%s): attribute '%s' is a sparse tensor", np->name,
+                   np->op_type != NULL ? np->op_type : "", ap->name != NULL ? ap->name : "");
+        } else {
+          snprintf(msg, sizeof msg, "node #%zu (%s): attribute '%s' is a sparse tensor", i,
+                   np->op_type != NULL ? np->op_type : "", ap->name != NULL ? ap->name : "");
+        }
+        report(ctx, msg);
+      }
+    }
+    sparse_decls(g->input, g->n_input, "input", report, ctx);
+    sparse_decls(g->output, g->n_output, "output", report, ctx);
+    sparse_decls(g->value_info, g->n_value_info, "value_info", report, ctx);
+  }
+  onnx__model_proto__free_unpacked(mp, NULL);
+  return ONNXSHAPE_OK;
 }

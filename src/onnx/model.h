@@ -120,4 +120,28 @@ onnxshape_status onnxshape__tensor_from_proto(const void *msg, const char *base_
                                               onnxshape_diag *diag);
 void onnxshape__owned_tensor_init(onnxshape_owned_tensor *t);
 
+/* Maps the model file at `path` and calls fn(bytes, len, dir, ctx, diag),
+ * dir being the file's directory (where external data resolves); a
+ * MALFORMED result gets a message naming the file. (src/onnx/model.c) */
+onnxshape_status onnxshape__with_model_file(const char *path,
+                                            onnxshape_status (*fn)(const void *bytes, size_t len,
+                                                                   const char *dir, void *ctx,
+                                                                   onnxshape_diag *diag),
+                                            void *ctx, onnxshape_diag *diag);
+
+/* Calls report(ctx, what) for each use of a sparse tensor in the ModelProto
+ * `bytes` (sparse initializers, sparse attributes, graph inputs, outputs and
+ * value_info of a sparse type), `what` naming the place. MALFORMED when the
+ * bytes are not a ModelProto; OUT_OF_MEMORY. (src/onnx/model.c) */
+onnxshape_status onnxshape__sparse_uses(const void *bytes, size_t len,
+                                        void (*report)(void *ctx, const char *what), void *ctx,
+                                        onnxshape_diag *diag);
+
+/* Static inference (onnxshape_model_infer) that goes on after a node that
+ * cannot succeed whatever the data, calling report(ctx, message) for each.
+ * (src/runtime/infer.c) */
+onnxshape_status onnxshape__model_infer_all(const onnxshape_model *m,
+                                            void (*report)(void *ctx, const char *message),
+                                            void *ctx, onnxshape_diag *diag);
+
 #endif

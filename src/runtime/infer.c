@@ -361,8 +361,12 @@ static int publish(onnxshape_inference *inf, const onnxshape_model *m) {
   return 1;
 }
 
-onnxshape_status onnxshape_model_infer(const onnxshape_model *m, onnxshape_inference **out,
-                                       onnxshape_diag *diag) {
+/* Infers every node; with `report`, a node that cannot succeed is reported
+ * (its message) and its output becomes unknown, and inference goes on.
+ * Out of memory always stops. */
+static onnxshape_status infer_model(const onnxshape_model *m, onnxshape_inference **out,
+                                    void (*report)(void *ctx, const char *message), void *ctx,
+                                    onnxshape_diag *diag) {
   if (m == NULL || out == NULL) return IFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_infer: NULL argument");
   onnxshape_inference *inf = calloc(1, sizeof *inf);
   if (inf == NULL) return OOM();
@@ -390,6 +394,11 @@ onnxshape_status onnxshape_model_infer(const onnxshape_model *m, onnxshape_infer
   for (size_t i = 0; i < m->n_nodes && st == ONNXSHAPE_OK; i++) {
     if (diag != NULL) diag->node = m->nodes[i].label;
     st = infer_node(inf, &m->nodes[i], diag);
+    if (st != ONNXSHAPE_OK && st != ONNXSHAPE_ERR_OUT_OF_MEMORY && report != NULL) {
+      report(ctx, diag != NULL ? diag->message : onnxshape_status_text(st));
+      memset(&inf->slots[m->nodes[i].outputs[0]], 0, sizeof(slot_info));
+      st = ONNXSHAPE_OK;
+    }
   }
   if (diag != NULL) diag->node = caller_node;
   if (st == ONNXSHAPE_OK && !publish(inf, m)) st = OOM();
@@ -400,4 +409,18 @@ onnxshape_status onnxshape_model_infer(const onnxshape_model *m, onnxshape_infer
   onnxshape__diag_clear(diag);
   *out = inf;
   return ONNXSHAPE_OK;
+}
+
+onnxshape_status onnxshape_model_infer(const onnxshape_model *m, onnxshape_inference **out,
+                                       onnxshape_diag *diag) {
+  return infer_model(m, out, NULL, NULL, diag);
+}
+
+onnxshape_status onnxshape__model_infer_all(const onnxshape_model *m,
+                                            void (*report)(void *ctx, const char *message),
+                                            void *ctx, onnxshape_diag *diag) {
+  onnxshape_inference *inf = NULL;
+  onnxshape_status st = infer_model(m, &inf, report, ctx, diag);
+  onnxshape_inference_free(inf);
+  return st;
 }

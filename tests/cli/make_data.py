@@ -112,3 +112,31 @@ for name, target, attrs, fragment in (
                                  node("Reshape", ["x", "c"], ["y"], attrs, name="r")],
                                 [value_info("x", "float", ["N", 3, 4])],
                                 [value_info("y", "float")], opset=21))
+
+# The SONNX profile check (onnxshape check --profile sonnx).
+X234 = value_info("x", "float", [2, 3, 4])
+write("sonnx_ok.onnx", model(
+    [node("Shape", ["x"], ["dims"], [attr("start", A_INT, 0), attr("end", A_INT, 3)], name="s"),
+     node("Constant", [], ["t"], [attr("value_ints", A_INTS, [6, -1])]),
+     node("Reshape", ["x", "t"], ["y"], [attr("allowzero", A_INT, 0)], name="r"),
+     node("Size", ["y"], ["n"], name="count")],
+    [X234], [value_info("dims", "int64"), value_info("n", "int64")], opset=21))
+# Defaults, then three nodes that cannot succeed: each is reported, and
+# inference goes on after each.
+write("sonnx_findings.onnx", model(
+    [node("Shape", ["x"], ["dims"], [attr("start", A_INT, 1)], name="tail"),
+     node("Constant", [], ["t1"], [attr("value_ints", A_INTS, [-1, -1])]),
+     node("Reshape", ["x", "t1"], ["y1"], [attr("allowzero", A_INT, 0)], name="two_inferred"),
+     node("Constant", [], ["t2"], [attr("value_ints", A_INTS, [0, -1])]),
+     node("Reshape", ["x", "t2"], ["y2"], [attr("allowzero", A_INT, 1)], name="zero_and_inferred"),
+     node("Constant", [], ["t3"], [attr("value_ints", A_INTS, [5, 5])]),
+     node("Reshape", ["x", "t3"], ["y3"], name="count_mismatch")],
+    [X234], [value_info("dims", "int64"), value_info("y3", "float")], opset=15))
+sparse_values = tensor("w", "float", [1], raw=struct.pack("<f", 1.0))
+sparse_init = f_bytes(1, sparse_values) + f_bytes(2, tensor("", "int64", [1], raw=bytes(8))) + \
+    f_int(3, 4)
+sparse_type = f_str(1, "sp") + f_bytes(2, f_bytes(8, f_int(1, 1)))
+write("sonnx_sparse.onnx", model(
+    [node("Constant", [], ["c"], [f_str(1, "sparse_value") + f_int(20, 11) + f_bytes(22, sparse_init)],
+          name="k")],
+    [sparse_type], [value_info("c", "float")], opset=13, graph_extra=f_bytes(15, sparse_init)))

@@ -1,0 +1,1 @@
+$ONNXSHAPE check --profile sonnx no-such-model.onnx

@@ -1,0 +1,1 @@
+$ONNXSHAPE check demo.onnx

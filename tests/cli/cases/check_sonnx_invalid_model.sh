@@ -1,0 +1,1 @@
+$ONNXSHAPE check --profile=sonnx unsupported_op.onnx

@@ -1,0 +1,1 @@
+$ONNXSHAPE check --profile sonnx sonnx_sparse.onnx

@@ -1,0 +1,1 @@
+$ONNXSHAPE check --profile misra demo.onnx
