@@ -291,6 +291,112 @@ static void test_profile_check(void) {
                ONNXSHAPE_ERR_MALFORMED);
 }
 
+/* Writes n bytes to path; 1 on success. */
+static int put_file(const char *path, const unsigned char *b, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (f == NULL) return 0;
+  int ok = fwrite(b, 1, n, f) == n;
+  return fclose(f) == 0 && ok;
+}
+
+/* A TensorProto of float [count] with the given raw_data fields (each len
+ * bytes of value fill), in b; returns its length. */
+static size_t float_proto(unsigned char *b, int64_t count, int fields, size_t len,
+                          unsigned char fill) {
+  size_t n = 0;
+  b[n++] = 0x08; /* dims */
+  for (uint64_t v = (uint64_t)count; ; v >>= 7) {
+    b[n++] = (unsigned char)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+    if (v < 0x80) break;
+  }
+  b[n++] = 0x10; /* data_type float */
+  b[n++] = 1;
+  b[n++] = 0x42; /* name */
+  b[n++] = 1;
+  b[n++] = 'x';
+  for (int f = 0; f < fields; f++) {
+    b[n++] = 0x4a; /* raw_data */
+    for (uint64_t v = len; ; v >>= 7) {
+      b[n++] = (unsigned char)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+      if (v < 0x80) break;
+    }
+    memset(b + n, fill + f, len);
+    n += len;
+  }
+  return n;
+}
+
+/* covers: STORAGE-RAW RESHAPE-VIEW
+ * A large raw_data is used in place in the mapped file, and a tensor written
+ * from it is moved file-to-file; both must give the exact bytes. Files the
+ * in-place reader does not take (two raw_data fields, a truncated field, a
+ * length that does not match the dims) are decoded or rejected as before. */
+static void test_large_inline_file(void) {
+  char dir[] = "/tmp/onnxshape-big-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char in[256], out[256], out2[256];
+  snprintf(in, sizeof in, "%s/in.pb", dir);
+  snprintf(out, sizeof out, "%s/out.pb", dir);
+  snprintf(out2, sizeof out2, "%s/out2.pb", dir);
+  const size_t bytes = 2u << 20;
+  unsigned char *b = malloc(2 * bytes + 64);
+  CHECK(b != NULL);
+  if (b == NULL) return;
+  size_t n = float_proto(b, (int64_t)(bytes / 4), 1, bytes, 0x5a);
+  CHECK(put_file(in, b, n));
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  onnxshape_owned_tensor *t = NULL;
+  CHECK_STATUS(onnxshape_tensor_read_file(in, &t, &d), ONNXSHAPE_OK);
+  if (t != NULL) {
+    const onnxshape_tensor *v = onnxshape_owned_tensor_get(t);
+    CHECK_I64(v->data_bytes, bytes);
+    CHECK(memcmp(v->data, b + n - bytes, bytes) == 0);
+    CHECK_STR(onnxshape_owned_tensor_name(t), "x");
+    /* Written from the mapping (copy_file_range), then read back. */
+    CHECK_STATUS(onnxshape_tensor_write_file(out, "y", v, &d), ONNXSHAPE_OK);
+    onnxshape_owned_tensor *back = NULL;
+    CHECK_STATUS(onnxshape_tensor_read_file(out, &back, &d), ONNXSHAPE_OK);
+    if (back != NULL) {
+      const onnxshape_tensor *w = onnxshape_owned_tensor_get(back);
+      CHECK(w->data_bytes == bytes && memcmp(w->data, b + n - bytes, bytes) == 0);
+      CHECK_STR(onnxshape_owned_tensor_name(back), "y");
+      /* A file-to-file copy of a file-to-file copy. */
+      CHECK_STATUS(onnxshape_tensor_write_file(out2, "y", w, &d), ONNXSHAPE_OK);
+      onnxshape_owned_tensor_free(back);
+    }
+    onnxshape_owned_tensor_free(t);
+  }
+  CHECK_STATUS(onnxshape_tensor_read_file(out2, &t, &d), ONNXSHAPE_OK);
+  if (t != NULL) {
+    CHECK(memcmp(onnxshape_owned_tensor_get(t)->data, b + n - bytes, bytes) == 0);
+    onnxshape_owned_tensor_free(t);
+  }
+  /* Two raw_data fields: protobuf keeps the last. */
+  n = float_proto(b, (int64_t)(bytes / 4), 2, bytes, 0x10);
+  CHECK(put_file(in, b, n));
+  CHECK_STATUS(onnxshape_tensor_read_file(in, &t, &d), ONNXSHAPE_OK);
+  if (t != NULL) {
+    CHECK(((const unsigned char *)onnxshape_owned_tensor_get(t)->data)[0] == 0x11);
+    onnxshape_owned_tensor_free(t);
+  }
+  /* Truncated inside raw_data. */
+  n = float_proto(b, (int64_t)(bytes / 4), 1, bytes, 0);
+  CHECK(put_file(in, b, n - 1));
+  CHECK_STATUS(onnxshape_tensor_read_file(in, &t, &d), ONNXSHAPE_ERR_MALFORMED);
+  /* raw_data that does not match the dims. */
+  n = float_proto(b, 10, 1, bytes, 0);
+  CHECK(put_file(in, b, n));
+  CHECK_STATUS(onnxshape_tensor_read_file(in, &t, &d), ONNXSHAPE_ERR_INVALID_TENSOR);
+  CHECK_STR(d.message, "tensor 'x': raw_data holds 2097152 bytes; 10 elements of float need 40");
+  free(b);
+  unlink(in);
+  unlink(out);
+  unlink(out2);
+  rmdir(dir);
+}
+
 RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_null_arguments),
           TEST_ENTRY(test_model_in_memory), TEST_ENTRY(test_long_target),
-          TEST_ENTRY(test_write_and_read_back), TEST_ENTRY(test_external_needs_directory))
+          TEST_ENTRY(test_write_and_read_back), TEST_ENTRY(test_external_needs_directory),
+          TEST_ENTRY(test_large_inline_file))

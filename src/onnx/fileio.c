@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,22 @@
 
 #define FAIL(st, ...) onnxshape__fail(diag, st, NULL, 0, __VA_ARGS__)
 
+/* The live mappings whose file descriptor stays open, so that their bytes
+ * can be moved file-to-file when written (onnxshape__copy_from_mapping). */
+typedef struct live_map {
+  const unsigned char *base;
+  size_t len;
+  int fd;
+  struct live_map *next;
+} live_map;
+
+static live_map *live_maps;
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+
 onnxshape_status onnxshape__map_file(const char *path, onnxshape__map *m, onnxshape_diag *diag) {
   m->base = NULL;
   m->len = 0;
+  m->fd = -1;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return FAIL(ONNXSHAPE_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
   struct stat sb;
@@ -39,15 +53,70 @@ onnxshape_status onnxshape__map_file(const char *path, onnxshape__map *m, onnxsh
     }
     m->base = p;
     m->len = (size_t)sb.st_size;
+    live_map *l = malloc(sizeof *l);
+    if (l != NULL) { /* without it, writes just use write() */
+      l->base = p;
+      l->len = m->len;
+      l->fd = fd;
+      pthread_mutex_lock(&live_lock);
+      l->next = live_maps;
+      live_maps = l;
+      pthread_mutex_unlock(&live_lock);
+      m->fd = fd;
+      return ONNXSHAPE_OK;
+    }
   }
   close(fd);
   return ONNXSHAPE_OK;
 }
 
 void onnxshape__unmap(onnxshape__map *m) {
+  if (m->fd >= 0) {
+    pthread_mutex_lock(&live_lock);
+    for (live_map **p = &live_maps; *p != NULL; p = &(*p)->next) {
+      if ((*p)->base == m->base) {
+        live_map *dead = *p;
+        *p = dead->next;
+        free(dead);
+        break;
+      }
+    }
+    pthread_mutex_unlock(&live_lock);
+    close(m->fd);
+  }
   if (m->base != NULL) munmap(m->base, m->len);
   m->base = NULL;
   m->len = 0;
+  m->fd = -1;
+}
+
+/* Writes len bytes at data, which lie inside a live mapping, to fd_out by
+ * copy_file_range from the mapped file (the kernel moves the bytes; they are
+ * never faulted into this process). Returns the number of bytes moved: 0
+ * when data is in no mapping or the file system cannot do it (the caller
+ * then writes the rest itself). */
+static size_t copy_from_mapping(int fd_out, const uint8_t *data, size_t len) {
+  int fd_in = -1;
+  loff_t off = 0;
+  pthread_mutex_lock(&live_lock);
+  for (live_map *l = live_maps; l != NULL; l = l->next) {
+    if (data >= l->base && (size_t)(data - l->base) <= l->len &&
+        len <= l->len - (size_t)(data - l->base)) {
+      fd_in = l->fd;
+      off = (loff_t)(data - l->base);
+      break;
+    }
+  }
+  pthread_mutex_unlock(&live_lock);
+  if (fd_in < 0) return 0;
+  size_t done = 0;
+  while (done < len) {
+    ssize_t n = copy_file_range(fd_in, &off, fd_out, NULL, len - done, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break; /* EXDEV, ENOSYS, EINVAL...: write() does the rest */
+    done += (size_t)n;
+  }
+  return done;
 }
 
 void onnxshape__dirname(const char *path, char *dir, size_t cap) {
@@ -123,7 +192,10 @@ static void sink_append(ProtobufCBuffer *b, size_t len, const uint8_t *data) {
   if (len > sizeof s->stage - s->used) {
     sink_flush(s);
     if (len >= sizeof s->stage) {
-      if (!write_all(s->fd, data, len)) s->failed = 1;
+      /* Large payloads: file-to-file when they are a region of a mapped
+       * input, else straight from their memory. */
+      size_t moved = len >= (1u << 20) ? copy_from_mapping(s->fd, data, len) : 0;
+      if (!write_all(s->fd, data + moved, len - moved)) s->failed = 1;
       return;
     }
   }

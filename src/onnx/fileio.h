@@ -11,9 +11,11 @@
 typedef struct onnxshape__map {
   void *base; /* NULL for an empty file */
   size_t len;
+  int fd;     /* kept open while mapped (for file-to-file copies), or -1 */
 } onnxshape__map;
 
-/* Maps a whole regular file read-only. */
+/* Maps a whole regular file read-only. While mapped, a write of a region of
+ * it (onnxshape__write_message_file) is a file-to-file copy in the kernel. */
 onnxshape_status onnxshape__map_file(const char *path, onnxshape__map *m, onnxshape_diag *diag);
 void onnxshape__unmap(onnxshape__map *m);
 
@@ -26,7 +28,8 @@ onnxshape_status onnxshape__resolve_inside(const char *dir, const char *relative
                                            size_t cap, onnxshape_diag *diag);
 
 /* Serializes msg into path through a temporary file in the same directory
- * and a rename; bytes fields are written from their own memory. */
+ * and a rename; bytes fields are written from their own memory, or, when
+ * they lie in a live mapping, copied from its file by copy_file_range. */
 onnxshape_status onnxshape__write_message_file(const char *path, const ProtobufCMessage *msg,
                                                onnxshape_diag *diag);
 

@@ -27,8 +27,10 @@ struct onnxshape_owned_tensor {
   const char *name;      /* never NULL */
   int64_t *dims;         /* heap copy (protobuf dims are not guaranteed int64-aligned by API) */
   void *heap;            /* converted typed-field data or the string array, or NULL */
-  void *map;             /* mmap of external data, or NULL */
+  void *map;             /* mmap of external data or of the tensor file, or NULL */
   size_t map_len;
+  int map_fd;            /* its file, kept open for file-to-file copies (fileio.h) */
+  int raw_borrowed;      /* proto's raw_data points into map: not the proto's to free */
   void *proto;           /* a decoded standalone TensorProto to free, or NULL */
   char *name_copy;       /* owned name, or NULL */
 };

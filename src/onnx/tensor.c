@@ -21,14 +21,26 @@
 void onnxshape__owned_tensor_init(onnxshape_owned_tensor *t) {
   memset(t, 0, sizeof *t);
   t->name = "";
+  t->map_fd = -1;
 }
 
 void onnxshape_owned_tensor_free(onnxshape_owned_tensor *t) {
   if (t == NULL) return;
   free(t->dims);
   free(t->heap);
-  if (t->map != NULL) munmap(t->map, t->map_len);
-  if (t->proto != NULL) onnx__tensor_proto__free_unpacked(t->proto, NULL);
+  if (t->proto != NULL) {
+    Onnx__TensorProto *tp = t->proto;
+    if (t->raw_borrowed) {
+      tp->raw_data.data = NULL;
+      tp->raw_data.len = 0;
+      tp->has_raw_data = 0;
+    }
+    onnx__tensor_proto__free_unpacked(tp, NULL);
+  }
+  if (t->map != NULL) {
+    onnxshape__map m = {t->map, t->map_len, t->map_fd};
+    onnxshape__unmap(&m);
+  }
   free(t->name_copy);
   free(t);
 }
@@ -273,6 +285,7 @@ static onnxshape_status decode_external(const Onnx__TensorProto *tp, onnxshape_o
   }
   t->map = m.base;
   t->map_len = m.len;
+  t->map_fd = m.fd;
   t->view.data = bytes > 0 ? (const unsigned char *)m.base + offset : NULL;
   t->view.data_bytes = bytes;
   return ONNXSHAPE_OK;
@@ -382,6 +395,96 @@ onnxshape_status onnxshape_tensor_parse(const void *bytes, size_t len, const cha
   return ONNXSHAPE_OK;
 }
 
+/* Reads a protobuf varint at *i (< len); 0 when malformed. */
+static int read_varint(const uint8_t *b, size_t len, size_t *i, uint64_t *v) {
+  *v = 0;
+  for (unsigned shift = 0; shift < 64 && *i < len; shift += 7) {
+    uint8_t c = b[(*i)++];
+    *v |= (uint64_t)(c & 0x7f) << shift;
+    if ((c & 0x80) == 0) return 1;
+  }
+  return 0;
+}
+
+/* Finds the one raw_data field (9) of a TensorProto in b: *off and *n are
+ * its payload. 0 when there is none, more than one, or b is not a plain
+ * sequence of well-formed fields (the ordinary decoder then reports it). */
+static int find_raw_data(const uint8_t *b, size_t len, size_t *field, size_t *field_len,
+                         size_t *off, size_t *n) {
+  size_t i = 0;
+  int found = 0;
+  while (i < len) {
+    size_t start = i;
+    uint64_t key, v;
+    if (!read_varint(b, len, &i, &key)) return 0;
+    switch (key & 7) {
+      case 0: if (!read_varint(b, len, &i, &v)) return 0; break;
+      case 1: if (len - i < 8) return 0; i += 8; break;
+      case 5: if (len - i < 4) return 0; i += 4; break;
+      case 2:
+        if (!read_varint(b, len, &i, &v) || v > len - i) return 0;
+        if ((key >> 3) == 9) {
+          if (found) return 0;
+          found = 1;
+          *field = start;
+          *off = i;
+          *n = (size_t)v;
+        }
+        i += (size_t)v;
+        if ((key >> 3) == 9) *field_len = i - start;
+        break;
+      default: return 0;
+    }
+  }
+  return found;
+}
+
+/* A TensorProto file whose raw_data the tensor uses in place, in the
+ * mapping: only the other fields are decoded (and copied). 0 when the file
+ * has no single raw_data of at least 64 KiB; the caller decodes it whole. */
+static int parse_mapped(onnxshape__map *m, const char *dir, onnxshape_owned_tensor **out,
+                        onnxshape_status *st, onnxshape_diag *diag) {
+  size_t field, field_len, off, n;
+  if (m->len < (64u << 10) ||
+      !find_raw_data(m->base, m->len, &field, &field_len, &off, &n) || n < (64u << 10)) {
+    return 0;
+  }
+  size_t rest_len = m->len - field_len;
+  uint8_t *rest = malloc(rest_len > 0 ? rest_len : 1);
+  if (rest == NULL) return 0;
+  const uint8_t *b = m->base;
+  memcpy(rest, b, field);
+  memcpy(rest + field, b + field + field_len, m->len - field - field_len);
+  Onnx__TensorProto *tp = onnx__tensor_proto__unpack(NULL, rest_len, rest);
+  free(rest);
+  if (tp == NULL || tp->has_raw_data) {
+    if (tp != NULL) onnx__tensor_proto__free_unpacked(tp, NULL);
+    return 0;
+  }
+  tp->has_raw_data = 1;
+  tp->raw_data.data = (uint8_t *)b + off;
+  tp->raw_data.len = n;
+  onnxshape_owned_tensor *t;
+  *st = onnxshape__tensor_from_proto(tp, dir, &t, diag);
+  if (*st != ONNXSHAPE_OK) {
+    tp->raw_data.data = NULL;
+    tp->raw_data.len = 0;
+    tp->has_raw_data = 0;
+    onnx__tensor_proto__free_unpacked(tp, NULL);
+    return 1;
+  }
+  t->proto = tp;
+  t->raw_borrowed = 1;
+  t->map = m->base;
+  t->map_len = m->len;
+  t->map_fd = m->fd;
+  m->base = NULL; /* now the tensor's */
+  m->fd = -1;
+  *out = t;
+  onnxshape__diag_clear(diag);
+  return 1;
+}
+
 onnxshape_status onnxshape_tensor_read_file(const char *path, onnxshape_owned_tensor **out,
                                             onnxshape_diag *diag) {
   if (path == NULL || out == NULL) {
@@ -393,7 +496,10 @@ onnxshape_status onnxshape_tensor_read_file(const char *path, onnxshape_owned_te
   char dir[PATH_MAX];
   onnxshape__dirname(path, dir, sizeof dir);
   size_t len = m.len;
-  st = onnxshape_tensor_parse(m.base, len, dir, out, diag);
+  /* Large raw_data stays in the mapping; other files are decoded whole. */
+  if (!parse_mapped(&m, dir, out, &st, diag)) {
+    st = onnxshape_tensor_parse(m.base, len, dir, out, diag);
+  }
   onnxshape__unmap(&m);
   if (st == ONNXSHAPE_ERR_MALFORMED) {
     (void)FAIL(st, "'%s' is not a valid TensorProto file (%zu bytes)", path, len);
