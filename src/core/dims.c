@@ -4,12 +4,6 @@
  * SIZE-OVERFLOW). */
 #include "internal.h"
 
-int onnxshape__mul_nonneg(int64_t a, int64_t b, int64_t *r) {
-  if (a != 0 && b > INT64_MAX / a) return 0;
-  *r = a * b;
-  return 1;
-}
-
 /* Index of the first negative dim, or rank if none. */
 /*@ requires rank == 0 || \valid_read(dims + (0 .. rank - 1));
     assigns \nothing;

@@ -52,7 +52,18 @@ onnxshape_status onnxshape__fail_proof(onnxshape_diag *diag, onnxshape_status st
     complete behaviors;
     disjoint behaviors;
 */
-int onnxshape__mul_nonneg(int64_t a, int64_t b, int64_t *r);
+static inline int onnxshape__mul_nonneg(int64_t a, int64_t b, int64_t *r) {
+  /* Both below 2^31 (the usual case): the product is below 2^62 and the
+   * division below is not needed. */
+  if (a <= INT32_MAX && b <= INT32_MAX) {
+    //@ assert a * b <= (integer)INT32_MAX * INT32_MAX;
+    *r = a * b;
+    return 1;
+  }
+  if (a != 0 && b > INT64_MAX / a) return 0;
+  *r = a * b;
+  return 1;
+}
 
 /* Validates version and type for a kernel entry; on success *v is the table
  * entry. Messages name the operator and version. */

@@ -60,13 +60,18 @@ onnxshape_status onnxshape_type_storage_bytes(int32_t type, int64_t count, size_
     /* Sub-byte: 8 / bits elements share a byte; a partial last byte counts
      * whole. Dividing first keeps the arithmetic far from overflow. */
     //@ assert t->bits == 2 || t->bits == 4;
-    uint64_t per_byte = 8u / t->bits;
-    b = n / per_byte + (n % per_byte != 0 ? 1u : 0u);
+    if (t->bits == 4) {
+      b = n / 2u + (n % 2u != 0 ? 1u : 0u); /* constant divisors: shifts, not divisions */
+    } else {
+      b = n / 4u + (n % 4u != 0 ? 1u : 0u);
+    }
     //@ assert packed: b == (n * t->bits + 7) / 8;
   } else {
     //@ assert t->bits == 8 || t->bits == 16 || t->bits == 32 || t->bits == 64 || t->bits == 128;
     uint64_t size = t->bits / 8u;
-    if (n > UINT64_MAX / size) {
+    //@ assert size <= 16;
+    /* Up to 2^60 elements no product can overflow: skip the division. */
+    if (n > UINT64_MAX / 16u && n > UINT64_MAX / size) {
       //@ assert n * size > UINT64_MAX;
       //@ assert (n * t->bits + 7) / 8 > SIZE_MAX;
       return ONNXSHAPE_ERR_OVERFLOW;

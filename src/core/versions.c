@@ -100,8 +100,9 @@ onnxshape_status onnxshape_op_from_name(const char *name, onnxshape_op *op) {
 const onnxshape_op_version *onnxshape_op_version_get(onnxshape_op op, int version) {
   size_t n;
   const onnxshape_op_version *v = onnxshape_op_versions(op, &n);
-  for (size_t i = 0; i < n; i++) {
-    if (v[i].since_version == version) return &v[i];
+  /* Newest first: models mostly use recent versions. */
+  for (size_t i = n; i > 0; i--) {
+    if (v[i - 1].since_version == version) return &v[i - 1];
   }
   return NULL;
 }
