@@ -3,6 +3,7 @@
  * rule is checked here, so running a model fails only on data. */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,64 @@ static const char *op_display(const os_node *n) {
 
 /* ---- model lifetime -------------------------------------------------- */
 
+/* ---- the decoded ModelProto lives in an arena ---------------------------
+ * protobuf-c allocates every message and array of a model separately; an
+ * arena makes those allocations a pointer bump and frees them all at once
+ * (most of the cost of loading a small model was malloc and free). */
+
+typedef struct arena_block {
+  struct arena_block *next;
+  size_t used, cap;
+  _Alignas(max_align_t) unsigned char data[];
+} arena_block;
+
+typedef struct arena {
+  ProtobufCAllocator allocator; /* first: protobuf-c gets &arena->allocator */
+  arena_block *head;
+} arena;
+
+static void *arena_alloc(void *ctx, size_t size) {
+  arena *a = ctx;
+  size_t align = _Alignof(max_align_t);
+  size = (size + align - 1) / align * align;
+  if (a->head == NULL || a->head->cap - a->head->used < size) {
+    size_t cap = size > (size_t)4096 ? size : (size_t)4096;
+    arena_block *b = malloc(sizeof *b + cap);
+    if (b == NULL) return NULL;
+    b->next = a->head;
+    b->used = 0;
+    b->cap = cap;
+    a->head = b;
+  }
+  void *p = a->head->data + a->head->used;
+  a->head->used += size;
+  return p;
+}
+
+static void arena_free(void *ctx, void *p) { /* released with the arena */
+  (void)ctx;
+  (void)p;
+}
+
+static arena *arena_new(void) {
+  arena *a = calloc(1, sizeof *a);
+  if (a != NULL) {
+    a->allocator.alloc = arena_alloc;
+    a->allocator.free = arena_free;
+    a->allocator.allocator_data = a;
+  }
+  return a;
+}
+
+static void arena_release(arena *a) {
+  if (a == NULL) return;
+  for (arena_block *b = a->head, *next; b != NULL; b = next) {
+    next = b->next;
+    free(b);
+  }
+  free(a);
+}
+
 void onnxshape_model_free(onnxshape_model *m) {
   if (m == NULL) return;
   for (size_t i = 0; i < m->n_inits; i++) onnxshape_owned_tensor_free(m->inits[i]);
@@ -136,7 +195,7 @@ void onnxshape_model_free(onnxshape_model *m) {
   free(m->output_slots);
   free(m->slots);
   free(m->dir);
-  if (m->proto != NULL) onnx__model_proto__free_unpacked(m->proto, NULL);
+  arena_release(m->arena); /* the decoded ModelProto */
   free(m);
 }
 
@@ -582,16 +641,20 @@ onnxshape_status onnxshape_model_parse(const void *bytes, size_t len, const char
     diag = &local;
   }
   const char *caller_node = diag->node;
-  Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, len, bytes);
+  arena *a = arena_new();
+  if (a == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  Onnx__ModelProto *mp = onnx__model_proto__unpack(&a->allocator, len, bytes);
   if (mp == NULL) {
+    arena_release(a);
     return MFAIL(ONNXSHAPE_ERR_MALFORMED, "not a valid ONNX model (protobuf decoding failed)");
   }
   onnxshape_model *m = calloc(1, sizeof *m);
   if (m == NULL || (base_dir != NULL && (m->dir = strdup(base_dir)) == NULL)) {
     free(m);
-    onnx__model_proto__free_unpacked(mp, NULL);
+    arena_release(a);
     return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
   }
+  m->arena = a;
   m->proto = mp;
   m->ir_version = mp->ir_version;
   onnxshape_status st;

@@ -97,7 +97,8 @@ struct onnxshape_model {
   int64_t ir_version;
   int64_t opset;        /* default-domain opset */
   char *dir;            /* directory external data resolves in */
-  void *proto;          /* the decoded ModelProto */
+  void *proto;          /* the decoded ModelProto, allocated in arena */
+  struct arena *arena;  /* freed as a whole with the model */
   void *file_map;       /* the mapped model file */
   size_t file_len;
   size_t n_inputs;      /* graph inputs, in file order */
