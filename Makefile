@@ -12,7 +12,7 @@ FUZZ_SECONDS ?= 60
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind coverage prove diff fuzz demo install clean
+.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind coverage prove diff bench fuzz demo install clean
 
 all: build
 
@@ -64,6 +64,12 @@ coverage: deps
 DIFF_CASES ?= 10000
 diff: deps build
 	bash scripts/ort-diff $(BUILD) $(DIFF_CASES) $(DIFF_SEED)
+
+# Benchmarks: onnxshape and onnxruntime-node side by side (bench/run.py);
+# writes bench/results/latest.{json,txt,png}. BENCH_FLAGS=--quick for a
+# short run. Timing lives here, never in make check.
+bench: deps build
+	/usr/bin/python3 bench/run.py $(BUILD) $(BENCH_FLAGS)
 
 # Frama-C WP over the kernels and their arithmetic (with -wp-rte): prints
 # the goals proved out of the total, fails unless every goal is proved.

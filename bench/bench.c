@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The in-process benchmark of make bench (scripts/bench runs it, then the
+ * whole-process and onnxruntime measurements, and writes the report).
+ *
+ *   per call:   Shape, Size and Reshape, _infer + _run, on bench/cases.h;
+ *   by size:    Reshape as a view and as a copy, and memcpy (the floor), at
+ *               1 KiB, 1 MiB, 64 MiB and 256 MiB;
+ *   model:      parse a single-node model from memory and run it; run an
+ *               already-loaded model.
+ *
+ * Each figure is the median of REPEATS timed runs (after a warm-up), with
+ * the minimum and maximum as the spread, in nanoseconds per operation,
+ * written as one JSON object on stdout.
+ * Usage: bench MODEL.onnx INPUT.pb [--quick] */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cases.h"
+#include "onnxshape.h"
+
+#define REPEATS 7
+
+static int quick;
+static volatile int64_t sink; /* keeps results alive */
+
+static double now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+typedef void (*bench_fn)(void *ctx, long iters);
+
+typedef struct figure {
+  double median, min, max;
+} figure;
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* ns per iteration: median, min and max over REPEATS runs of iters. */
+static figure measure(bench_fn fn, void *ctx, long iters) {
+  if (quick) iters = iters / 20 + 1;
+  fn(ctx, iters / 4 + 1); /* warm-up: caches, page faults, branch predictors */
+  double per[REPEATS];
+  for (int r = 0; r < REPEATS; r++) {
+    double t0 = now_ns();
+    fn(ctx, iters);
+    per[r] = (now_ns() - t0) / (double)iters;
+  }
+  qsort(per, REPEATS, sizeof per[0], cmp_double);
+  figure f = {per[REPEATS / 2], per[0], per[REPEATS - 1]};
+  return f;
+}
+
+static void print_figure(const char *key, figure f) {
+  printf("\"%s\":{\"median_ns\":%.3f,\"min_ns\":%.3f,\"max_ns\":%.3f}", key, f.median, f.min,
+         f.max);
+}
+
+static void fail(const char *what, onnxshape_status st, const onnxshape_diag *d) {
+  fprintf(stderr, "bench: %s: %s %s\n", what, onnxshape_status_name(st), d ? d->message : "");
+  exit(1);
+}
+
+/* ---- per call ----------------------------------------------------------- */
+
+typedef struct call_ctx {
+  const bench_case *c;
+  onnxshape_tensor t;
+} call_ctx;
+
+static void run_shape(void *p, long iters) {
+  call_ctx *x = p;
+  onnxshape_shape_attrs a = {1, x->c->start, 1, x->c->end};
+  int64_t out[8];
+  size_t len = 0;
+  for (long i = 0; i < iters; i++) {
+    onnxshape_status st = onnxshape_shape_infer(25, x->t.type, x->t.rank, &a, &len, NULL);
+    st |= onnxshape_shape_run(25, &x->t, &a, out, 8, &len, NULL);
+    sink += (int64_t)st + out[0] + (int64_t)len;
+  }
+}
+
+static void run_size(void *p, long iters) {
+  call_ctx *x = p;
+  int64_t n = 0;
+  for (long i = 0; i < iters; i++) {
+    onnxshape_status st = onnxshape_size_infer(25, x->t.type, NULL);
+    st |= onnxshape_size_run(25, &x->t, &n, NULL);
+    sink += (int64_t)st + n;
+  }
+}
+
+static void run_reshape(void *p, long iters) {
+  call_ctx *x = p;
+  const onnxshape_reshape_attrs a = {1, 0};
+  int64_t dims[8];
+  onnxshape_tensor out;
+  for (long i = 0; i < iters; i++) {
+    onnxshape_status st = onnxshape_reshape_infer(25, x->t.type, x->t.dims, x->t.rank,
+                                                  x->c->target, x->c->target_len, &a, dims, 8,
+                                                  NULL);
+    st |= onnxshape_reshape_run_view(25, &x->t, x->c->target, x->c->target_len, &a, dims, 8,
+                                     &out, NULL);
+    sink += (int64_t)st + dims[0] + (int64_t)out.data_bytes;
+  }
+}
+
+/* ---- by size ------------------------------------------------------------ */
+
+typedef struct size_ctx {
+  onnxshape_tensor t;
+  void *dst;
+  size_t bytes;
+} size_ctx;
+
+static const int64_t size_target[] = {-1, 4};
+
+static void run_view(void *p, long iters) {
+  size_ctx *x = p;
+  int64_t dims[2];
+  onnxshape_tensor out;
+  for (long i = 0; i < iters; i++) {
+    onnxshape_status st = onnxshape_reshape_run_view(25, &x->t, size_target, 2, NULL, dims, 2,
+                                                     &out, NULL);
+    sink += (int64_t)st + dims[0];
+  }
+}
+
+static void run_copy(void *p, long iters) {
+  size_ctx *x = p;
+  int64_t dims[2];
+  onnxshape_tensor out;
+  for (long i = 0; i < iters; i++) {
+    onnxshape_status st = onnxshape_reshape_run_copy(25, &x->t, size_target, 2, NULL, dims, 2,
+                                                     x->dst, x->bytes, &out, NULL);
+    sink += (int64_t)st + ((volatile unsigned char *)x->dst)[x->bytes - 1];
+  }
+}
+
+static void run_memcpy(void *p, long iters) {
+  size_ctx *x = p;
+  for (long i = 0; i < iters; i++) {
+    memcpy(x->dst, x->t.data, x->bytes);
+    sink += ((volatile unsigned char *)x->dst)[x->bytes - 1];
+  }
+}
+
+/* ---- model -------------------------------------------------------------- */
+
+typedef struct model_ctx {
+  const void *bytes;
+  size_t len;
+  const onnxshape_model *loaded;
+  onnxshape_binding binding;
+} model_ctx;
+
+static void run_one(const onnxshape_model *m, const onnxshape_binding *b) {
+  onnxshape_result *r = NULL;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  onnxshape_status st = onnxshape_model_run(m, b, 1, &r, &d);
+  if (st != ONNXSHAPE_OK) fail("model_run", st, &d);
+  sink += (int64_t)onnxshape_result_tensor(r, 0)->dims[0];
+  onnxshape_result_free(r);
+}
+
+static void run_load_and_run(void *p, long iters) {
+  model_ctx *x = p;
+  for (long i = 0; i < iters; i++) {
+    onnxshape_model *m = NULL;
+    onnxshape_diag d;
+    onnxshape_diag_init(&d);
+    onnxshape_status st = onnxshape_model_parse(x->bytes, x->len, NULL, &m, &d);
+    if (st != ONNXSHAPE_OK) fail("model_parse", st, &d);
+    run_one(m, &x->binding);
+    onnxshape_model_free(m);
+  }
+}
+
+static void run_loaded(void *p, long iters) {
+  model_ctx *x = p;
+  for (long i = 0; i < iters; i++) run_one(x->loaded, &x->binding);
+}
+
+static void *read_all(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) {
+    perror(path);
+    exit(2);
+  }
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  void *b = malloc(n > 0 ? (size_t)n : 1);
+  if (b == NULL || fread(b, 1, (size_t)n, f) != (size_t)n) {
+    fprintf(stderr, "bench: cannot read %s\n", path);
+    exit(2);
+  }
+  fclose(f);
+  *len = (size_t)n;
+  return b;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: bench MODEL.onnx INPUT.pb [--quick]\n");
+    return 2;
+  }
+  quick = argc > 3 && strcmp(argv[3], "--quick") == 0;
+  printf("{\"repeats\":%d,\"per_call\":[", REPEATS);
+  static const char *const ops[] = {"Shape", "Size", "Reshape"};
+  static const bench_fn fns[] = {run_shape, run_size, run_reshape};
+  for (size_t c = 0; c < BENCH_CASE_COUNT; c++) {
+    static float data[150528]; /* the largest case's elements */
+    call_ctx x = {&bench_cases[c],
+                  {ONNXSHAPE_TYPE_FLOAT, bench_cases[c].rank, bench_cases[c].dims, data,
+                   (size_t)bench_cases[c].size * sizeof(float)}};
+    if (bench_cases[c].size > (int64_t)(sizeof data / sizeof data[0])) return 1;
+    for (int o = 0; o < 3; o++) {
+      printf("%s{\"op\":\"%s\",\"case\":\"%s\",\"rank\":%zu,", c + o ? "," : "", ops[o],
+             bench_cases[c].name, bench_cases[c].rank);
+      print_figure("time", measure(fns[o], &x, 2000000));
+      printf("}");
+    }
+  }
+  printf("],\"by_size\":[");
+  static const size_t sizes[] = {1024, 1u << 20, 64u << 20, 256u << 20};
+  size_t max = sizes[sizeof sizes / sizeof sizes[0] - 1];
+  unsigned char *src = malloc(max), *dst = malloc(max);
+  if (src == NULL || dst == NULL) {
+    fprintf(stderr, "bench: out of memory\n");
+    return 1;
+  }
+  for (size_t i = 0; i < max; i++) src[i] = (unsigned char)(i * 31u);
+  memset(dst, 0, max);
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+    int64_t n = (int64_t)(sizes[s] / sizeof(float));
+    size_ctx x = {{ONNXSHAPE_TYPE_FLOAT, 1, &n, src, sizes[s]}, dst, sizes[s]};
+    long iters = (long)((1ull << 31) / sizes[s]);
+    if (iters < 4) iters = 4;
+    if (iters > 1000000) iters = 1000000;
+    printf("%s{\"bytes\":%zu,", s ? "," : "", sizes[s]);
+    print_figure("view", measure(run_view, &x, 2000000));
+    printf(",");
+    print_figure("copy", measure(run_copy, &x, iters));
+    printf(",");
+    print_figure("memcpy", measure(run_memcpy, &x, iters));
+    printf("}");
+    fflush(stdout);
+  }
+  free(src);
+  free(dst);
+
+  model_ctx m = {NULL, 0, NULL, {NULL, NULL}};
+  m.bytes = read_all(argv[1], &m.len);
+  onnxshape_owned_tensor *in = NULL;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  onnxshape_status st = onnxshape_tensor_read_file(argv[2], &in, &d);
+  if (st != ONNXSHAPE_OK) fail("tensor_read_file", st, &d);
+  m.binding.name = onnxshape_owned_tensor_name(in);
+  m.binding.tensor = onnxshape_owned_tensor_get(in);
+  onnxshape_model *loaded = NULL;
+  st = onnxshape_model_parse(m.bytes, m.len, NULL, &loaded, &d);
+  if (st != ONNXSHAPE_OK) fail("model_parse", st, &d);
+  m.loaded = loaded;
+  printf("],\"model\":{");
+  print_figure("load_and_run", measure(run_load_and_run, &m, 100000));
+  printf(",");
+  print_figure("run_loaded", measure(run_loaded, &m, 1000000));
+  printf("}}\n");
+  onnxshape_model_free(loaded);
+  onnxshape_owned_tensor_free(in);
+  free((void *)m.bytes);
+  return 0;
+}

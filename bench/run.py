@@ -1,0 +1,268 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""make bench: onnxshape and onnxruntime side by side, in one run.
+
+1. the in-process C harness (BUILD/bench/bench): per call, Reshape by size
+   against memcpy, model load+run and run;
+2. whole process: `onnxshape run -o` reshaping a 256 MiB tensor, inline and
+   as external data, wall time and peak RSS, next to `cp` of the same file;
+3. onnxruntime-node (installed by scripts/install-ort) on the same models:
+   InferenceSession.create + run, run, and Reshape by size;
+4. the report: a table with ratios and the targets of the performance issue,
+   bench/results/latest.json, and bench/results/reshape.png (gnuplot).
+
+Usage: run.py BUILD [--quick]   (--quick: few iterations, a 16 MiB tensor)"""
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.abspath(sys.argv[1])
+QUICK = "--quick" in sys.argv
+BIG_MIB = 16 if QUICK else 256
+RUNS = 3 if QUICK else 7
+RESULTS = os.path.join(TOP, "bench", "results")
+DATA = os.path.join(BUILD, "bench", "data")
+
+
+def log(msg):
+    print("bench: " + msg, file=sys.stderr, flush=True)
+
+
+def make_data():
+    marker = os.path.join(DATA, "x_big.bin")
+    if not (os.path.exists(marker) and os.path.getsize(marker) == BIG_MIB << 20):
+        log("writing the models and a %d MiB tensor to %s" % (BIG_MIB, DATA))
+        subprocess.run(["/usr/bin/python3", os.path.join(TOP, "bench", "make_data.py"), DATA,
+                        str(BIG_MIB)], check=True)
+
+
+def run_c_harness():
+    log("in-process harness")
+    args = [os.path.join(BUILD, "bench", "bench"), os.path.join(DATA, "reshape.onnx"),
+            os.path.join(DATA, "x_small.pb")] + (["--quick"] if QUICK else [])
+    return json.loads(subprocess.run(args, check=True, capture_output=True).stdout)
+
+
+def timed(cmd):
+    """Wall seconds and peak RSS (bytes) of one run of cmd. The RSS comes from
+    /usr/bin/time -v (a child's peak starts from its parent's, and this
+    Python process is larger than the commands measured)."""
+    rss_file = os.path.join(BUILD, "bench", "time.txt")
+    t0 = time.perf_counter()
+    r = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file] + cmd,
+                       stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    if r.returncode != 0:
+        raise RuntimeError("%s failed (status %d)" % (" ".join(cmd), r.returncode))
+    with open(rss_file) as f:
+        return wall, int(f.read().split()[-1]) * 1024
+
+
+def median_runs(make_cmd, cleanup):
+    walls, peaks = [], []
+    for i in range(RUNS + 1):  # the first run warms the page cache
+        cleanup()
+        wall, peak = timed(make_cmd())
+        if i > 0:
+            walls.append(wall)
+            peaks.append(peak)
+    cleanup()
+    return {"wall_s": statistics.median(walls), "wall_min_s": min(walls),
+            "wall_max_s": max(walls), "peak_rss_bytes": max(peaks)}
+
+
+def whole_process():
+    log("whole process: onnxshape run -o and cp, %d MiB" % BIG_MIB)
+    onnxshape = os.path.join(BUILD, "onnxshape")
+    out = os.path.join(BUILD, "bench", "out")
+    copy = os.path.join(BUILD, "bench", "copy.bin")
+
+    def clean():
+        shutil.rmtree(out, ignore_errors=True)
+        os.makedirs(out)
+        if os.path.exists(copy):
+            os.remove(copy)
+
+    res = {"tensor_bytes": BIG_MIB << 20}
+    for key, pb, floor_src in (("inline", "x_big.pb", "x_big.pb"),
+                               ("external", "x_big_ext.pb", "x_big.bin")):
+        res[key] = median_runs(lambda pb=pb: [onnxshape, "run",
+                                              os.path.join(DATA, "reshape_big.onnx"),
+                                              "-i", os.path.join(DATA, pb), "-o", out], clean)
+        res[key + "_cp"] = median_runs(lambda s=floor_src: ["cp", os.path.join(DATA, s), copy],
+                                       clean)
+    return res
+
+
+def run_ort():
+    ort_dir = os.environ.get("ONNXSHAPE_ORT_DIR", os.path.join(TOP, ".cache", "ort"))
+    r = subprocess.run(["bash", os.path.join(TOP, "scripts", "install-ort"), ort_dir])
+    if r.returncode != 0:
+        log("onnxruntime-node is not available (npm unreachable?): onnxshape's figures only")
+        return None
+    log("onnxruntime-node, in process")
+    args = ["node", os.path.join(TOP, "bench", "ort_bench.js"), "--ort", ort_dir, "--data", DATA]
+    r = subprocess.run(args + (["--quick"] if QUICK else []), capture_output=True, text=True)
+    if r.returncode != 0:
+        log("onnxruntime run failed: " + r.stderr.strip()[-300:])
+        return None
+    return json.loads(r.stdout)
+
+
+def machine():
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "kernel": platform.release(),
+            "date": time.strftime("%Y-%m-%d %H:%M:%S")}
+
+
+def fmt_ns(ns):
+    if ns >= 1e6:
+        return "%.2f ms" % (ns / 1e6)
+    if ns >= 1e3:
+        return "%.2f us" % (ns / 1e3)
+    return "%.1f ns" % ns
+
+
+def report(c, proc, ort):
+    rows, checks = [], []
+
+    def check(name, value, ok, target):
+        checks.append({"target": name, "measured": value, "goal": target, "met": ok})
+
+    lines = ["Per call (_infer + _run; median of %d, [min, max])" % c["repeats"]]
+    for p in c["per_call"]:
+        t = p["time"]
+        lines.append("  %-8s %-7s %10s  [%s, %s]" % (p["op"], p["case"], fmt_ns(t["median_ns"]),
+                                                     fmt_ns(t["min_ns"]), fmt_ns(t["max_ns"])))
+        if p["rank"] == 4:
+            check("%s rank 4, _infer + _run" % p["op"], "%.1f ns" % t["median_ns"],
+                  t["median_ns"] <= 50, "<= 50 ns")
+        rows.append(p)
+    lines.append("")
+    lines.append("Reshape by size (median)        view       copy     memcpy  copy/memcpy bw"
+                 + ("   onnxruntime" if ort else ""))
+    ort_size = {s["bytes"]: s["run"]["median_ns"] for s in ort["by_size"]} if ort else {}
+    views = []
+    for s in c["by_size"]:
+        b = s["bytes"]
+        bw = s["memcpy"]["median_ns"] / s["copy"]["median_ns"]
+        views.append(s["view"]["median_ns"])
+        label = "%d KiB" % (b >> 10) if b < (1 << 20) else "%d MiB" % (b >> 20)
+        lines.append("  %-28s %10s %10s %10s  %6.1f%%%s" % (
+            label, fmt_ns(s["view"]["median_ns"]), fmt_ns(s["copy"]["median_ns"]),
+            fmt_ns(s["memcpy"]["median_ns"]), 100 * bw,
+            ("   " + fmt_ns(ort_size[b])) if b in ort_size else ""))
+        if b >= (64 << 20):
+            check("Reshape copy at %s, share of memcpy bandwidth" % label, "%.1f%%" % (100 * bw),
+                  bw >= 0.8, ">= 80%")
+    check("Reshape view independent of size (max/min of the view times)",
+          "%.2f" % (max(views) / min(views)), max(views) / min(views) <= 1.5, "<= 1.5")
+    m = c["model"]
+    lines.append("")
+    lines.append("Single-node model, in process (median)   onnxshape" +
+                 ("   onnxruntime   ratio" if ort else ""))
+    for key, okey, label, goal in (("run_loaded", "run_loaded", "run (loaded)", 50),
+                                   ("load_and_run", "create_and_run", "load + run", 1000)):
+        ours = m[key]["median_ns"]
+        if ort:
+            theirs = ort[okey]["median_ns"]
+            lines.append("  %-38s %10s %12s %7.0fx" % (label, fmt_ns(ours), fmt_ns(theirs),
+                                                       theirs / ours))
+            check("%s: onnxruntime / onnxshape" % label, "%.0fx" % (theirs / ours),
+                  theirs / ours >= goal, ">= %dx" % goal)
+        else:
+            lines.append("  %-38s %10s" % (label, fmt_ns(ours)))
+    lines.append("")
+    mib = proc["tensor_bytes"] >> 20
+    lines.append("onnxshape run -o on %d MiB (median of %d)   wall      peak RSS   vs cp   RSS/size"
+                 % (mib, RUNS))
+    for key, limit in (("inline", 2.25), ("external", 1.25)):
+        r, f = proc[key], proc[key + "_cp"]
+        ratio = r["wall_s"] / f["wall_s"]
+        rss = r["peak_rss_bytes"] / proc["tensor_bytes"]
+        lines.append("  %-38s %7.3f s %8.1f MiB %6.2fx %8.3f" % (
+            key, r["wall_s"], r["peak_rss_bytes"] / (1 << 20), ratio, rss))
+        lines.append("  %-38s %7.3f s %8.1f MiB" % ("  cp of the same file", f["wall_s"],
+                                                     f["peak_rss_bytes"] / (1 << 20)))
+        check("onnxshape run %s: wall / cp" % key, "%.2fx" % ratio, ratio <= 1.5, "<= 1.5x")
+        check("onnxshape run %s: peak RSS / tensor size" % key, "%.3f" % rss, rss <= limit,
+              "<= %.2f" % limit)
+    if not ort:
+        lines.append("")
+        lines.append("onnxruntime: not available in this run (npm unreachable?)")
+    lines.append("")
+    lines.append("Targets")
+    for ch in checks:
+        lines.append("  %-4s %-62s %10s  (%s)" % ("met" if ch["met"] else "MISS", ch["target"],
+                                                  ch["measured"], ch["goal"]))
+    return "\n".join(lines), checks
+
+
+def plot(c, ort, png):
+    if shutil.which("gnuplot") is None:
+        log("gnuplot not found: no plot")
+        return
+    dat = png[:-4] + ".dat"
+    ort_size = {s["bytes"]: s["run"]["median_ns"] for s in ort["by_size"]} if ort else {}
+    with open(dat, "w") as f:
+        f.write("# bytes view_ns copy_ns memcpy_ns onnxruntime_ns\n")
+        for s in c["by_size"]:
+            f.write("%d %.3f %.3f %.3f %s\n" % (s["bytes"], s["view"]["median_ns"],
+                                               s["copy"]["median_ns"], s["memcpy"]["median_ns"],
+                                               "%.3f" % ort_size[s["bytes"]]
+                                               if s["bytes"] in ort_size else "NaN"))
+    script = """
+set terminal pngcairo size 900,560 font ',11'
+set output '%s'
+set title 'Reshape time against tensor size (median)'
+set logscale xy
+set xlabel 'tensor size (bytes)'
+set ylabel 'time per Reshape (ns)'
+set key top left
+set grid
+plot '%s' using 1:2 with linespoints title 'onnxshape view', \\
+     '' using 1:3 with linespoints title 'onnxshape copy', \\
+     '' using 1:4 with linespoints dashtype 2 title 'memcpy (floor)', \\
+     '' using 1:5 with linespoints title 'onnxruntime session.run'
+""" % (png, dat)
+    r = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
+    if r.returncode != 0:
+        log("gnuplot failed: " + r.stderr.strip()[-300:])
+
+
+def main():
+    os.makedirs(RESULTS, exist_ok=True)
+    make_data()
+    c = run_c_harness()
+    proc = whole_process()
+    ort = run_ort()
+    text, checks = report(c, proc, ort)
+    print(text)
+    result = {"machine": machine(), "quick": QUICK, "onnxshape": c, "whole_process": proc,
+              "onnxruntime": ort, "targets": checks}
+    name = "quick" if QUICK else "latest"
+    with open(os.path.join(RESULTS, name + ".json"), "w") as f:
+        json.dump(result, f, indent=1)
+    with open(os.path.join(RESULTS, name + ".txt"), "w") as f:
+        f.write(text + "\n")
+    plot(c, ort, os.path.join(RESULTS, name + ".png"))
+    log("wrote bench/results/%s.json, %s.txt and %s.png" % (name, name, name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
