@@ -2,7 +2,8 @@
 /* The in-process benchmark of make bench (scripts/bench runs it, then the
  * whole-process and onnxruntime measurements, and writes the report).
  *
- *   per call:   Shape, Size and Reshape, _infer + _run, on bench/cases.h;
+ *   per call:   Shape, Size and Reshape, _infer + _run (and _run alone), on
+ *               bench/cases.h;
  *   by size:    Reshape as a view and as a copy, and memcpy (the floor), at
  *               1 KiB, 1 MiB, 64 MiB and 256 MiB;
  *   model:      parse a single-node model from memory and run it; run an
@@ -94,6 +95,39 @@ static void run_size(void *p, long iters) {
     onnxshape_status st = onnxshape_size_infer(25, x->t.type, NULL);
     st |= onnxshape_size_run(25, &x->t, &n, NULL);
     sink += (int64_t)st + n;
+  }
+}
+
+/* The _run call alone (what a runtime that inferred once pays per run). */
+static void run_shape_only(void *p, long iters) {
+  call_ctx *x = p;
+  onnxshape_shape_attrs a = {1, x->c->start, 1, x->c->end};
+  int64_t out[8];
+  size_t len = 0;
+  for (long i = 0; i < iters; i++) {
+    onnxshape_status st = onnxshape_shape_run(25, &x->t, &a, out, 8, &len, NULL);
+    sink += (int64_t)st + out[0] + (int64_t)len;
+  }
+}
+
+static void run_size_only(void *p, long iters) {
+  call_ctx *x = p;
+  int64_t n = 0;
+  for (long i = 0; i < iters; i++) {
+    onnxshape_status st = onnxshape_size_run(25, &x->t, &n, NULL);
+    sink += (int64_t)st + n;
+  }
+}
+
+static void run_reshape_only(void *p, long iters) {
+  call_ctx *x = p;
+  const onnxshape_reshape_attrs a = {1, 0};
+  int64_t dims[8];
+  onnxshape_tensor out;
+  for (long i = 0; i < iters; i++) {
+    onnxshape_status st = onnxshape_reshape_run_view(25, &x->t, x->c->target, x->c->target_len,
+                                                     &a, dims, 8, &out, NULL);
+    sink += (int64_t)st + dims[0] + (int64_t)out.data_bytes;
   }
 }
 
@@ -217,6 +251,7 @@ int main(int argc, char **argv) {
   printf("{\"repeats\":%d,\"per_call\":[", REPEATS);
   static const char *const ops[] = {"Shape", "Size", "Reshape"};
   static const bench_fn fns[] = {run_shape, run_size, run_reshape};
+  static const bench_fn run_only[] = {run_shape_only, run_size_only, run_reshape_only};
   for (size_t c = 0; c < BENCH_CASE_COUNT; c++) {
     static float data[150528]; /* the largest case's elements */
     call_ctx x = {&bench_cases[c],
@@ -227,6 +262,8 @@ int main(int argc, char **argv) {
       printf("%s{\"op\":\"%s\",\"case\":\"%s\",\"rank\":%zu,", c + o ? "," : "", ops[o],
              bench_cases[c].name, bench_cases[c].rank);
       print_figure("time", measure(fns[o], &x, 2000000));
+      printf(",");
+      print_figure("run_only", measure(run_only[o], &x, 2000000));
       printf("}");
     }
   }

@@ -17,7 +17,7 @@ typedef struct chunk {
   int64_t words[];
 } chunk;
 
-#define INLINE_WORDS 128
+#define INLINE_WORDS 48 /* keeps a small result within malloc's per-thread cache */
 
 struct onnxshape_result {
   const onnxshape_model *model;
