@@ -123,6 +123,10 @@ onnxshape_status onnxshape__tensor_from_proto(const void *msg, const char *base_
                                               onnxshape_diag *diag);
 void onnxshape__owned_tensor_init(onnxshape_owned_tensor *t);
 
+/* onnxshape_tensor_read_file uses a raw_data of at least this many bytes in
+ * place, in the mapped file (default 64 KiB; the fuzz target lowers it). */
+extern size_t onnxshape__inplace_min;
+
 /* Maps the model file at `path` and calls fn(bytes, len, dir, ctx, diag),
  * dir being the file's directory (where external data resolves); a
  * MALFORMED result gets a message naming the file. (src/onnx/model.c) */

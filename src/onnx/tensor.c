@@ -439,14 +439,20 @@ static int find_raw_data(const uint8_t *b, size_t len, size_t *field, size_t *fi
   return found;
 }
 
+/* The smallest raw_data used in place (smaller ones are cheaper to copy).
+ * A variable, not a constant, so that the fuzz target can lower it. */
+size_t onnxshape__inplace_min = 64u << 10;
+
 /* A TensorProto file whose raw_data the tensor uses in place, in the
  * mapping: only the other fields are decoded (and copied). 0 when the file
- * has no single raw_data of at least 64 KiB; the caller decodes it whole. */
+ * has no single raw_data of at least onnxshape__inplace_min bytes; the
+ * caller decodes it whole. */
 static int parse_mapped(onnxshape__map *m, const char *dir, onnxshape_owned_tensor **out,
                         onnxshape_status *st, onnxshape_diag *diag) {
   size_t field, field_len, off, n;
-  if (m->len < (64u << 10) ||
-      !find_raw_data(m->base, m->len, &field, &field_len, &off, &n) || n < (64u << 10)) {
+  if (m->len < onnxshape__inplace_min ||
+      !find_raw_data(m->base, m->len, &field, &field_len, &off, &n) ||
+      n < onnxshape__inplace_min) {
     return 0;
   }
   size_t rest_len = m->len - field_len;
