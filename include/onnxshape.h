@@ -585,6 +585,7 @@ ONNXSHAPE_API onnxshape_status onnxshape_shape_run(int version, const onnxshape_
  *         ONNXSHAPE_ERR_TYPE_NOT_ALLOWED.
  */
 /*@ requires diag_ok(diag);
+    // OPSET-VERSIONS TYPE-SET SIZE-OUTPUT
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
     ensures \result == ONNXSHAPE_OK <==>
             is_version(ONNXSHAPE_OP_SIZE, version) &&
@@ -870,7 +871,7 @@ ONNXSHAPE_API onnxshape_status onnxshape_reshape_infer(int version, int32_t type
  */
 /*@ requires diag_ok(diag);
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    // RESHAPE-SHAPE-INPUT
+    // RESHAPE-SHAPE-INPUT; RESHAPE-INPUTS: only versions 5 and later have the input
     ensures \result == ONNXSHAPE_OK <==>
             is_version(ONNXSHAPE_OP_RESHAPE, version) && version >= 5 &&
             type == ONNXSHAPE_TYPE_INT64 && rank == 1;

@@ -6,6 +6,7 @@
 
 /* Index of the first negative dim, or rank if none. */
 /*@ requires rank == 0 || \valid_read(dims + (0 .. rank - 1));
+    // DIMS-COUNT
     assigns \nothing;
     ensures 0 <= \result <= rank;
     ensures \forall integer k; 0 <= k < \result ==> dims[k] >= 0;
@@ -24,6 +25,7 @@ static size_t first_negative(const int64_t *dims, size_t rank) {
 }
 
 /*@ requires rank == 0 || \valid_read(dims + (0 .. rank - 1));
+    // SIZE-ZERO-FIRST
     assigns \nothing;
     ensures \result != 0 <==> has_zero(dims, rank);
 */
@@ -44,6 +46,7 @@ static int any_zero(const int64_t *dims, size_t rank) {
  * product stops growing but the loop goes on, so that the proof reads one
  * product of all the dims; *bad is the first dim where it overflowed. */
 /*@ requires rank == 0 || \valid_read(dims + (0 .. rank - 1));
+    // DIMS-COUNT SIZE-ZERO-FIRST SIZE-OVERFLOW
     requires \valid(count) && \valid(bad);
     requires (\separated(count, bad) && \separated(count, dims + (0 .. rank - 1)));
     requires \separated(bad, dims + (0 .. rank - 1));

@@ -40,6 +40,7 @@ onnxshape_status onnxshape__fail_proof(onnxshape_diag *diag, onnxshape_status st
 
 /* a * b for a, b >= 0; returns 0 and leaves *r unset when it exceeds INT64_MAX. */
 /*@ requires a >= 0 && b >= 0;
+    // DIMS-COUNT SIZE-OVERFLOW RESHAPE-OVERFLOW
     requires \valid(r);
     assigns *r;
     behavior fits:

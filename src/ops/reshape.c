@@ -40,6 +40,7 @@ static onnxshape_status check_allowzero(const onnxshape_op_version *v,
 
 /* The allowzero in effect; meaningful after check_allowzero() accepted it. */
 /*@ requires attrs == \null || \valid_read(attrs);
+    // RESHAPE-ALLOWZERO-VALUES
     assigns \nothing;
     ensures \result == allowzero_of(attrs);
 */
@@ -49,6 +50,7 @@ static int64_t allowzero_value(const onnxshape_reshape_attrs *attrs) {
 
 /* The value shape[i] stands for before -1 is inferred. */
 /*@ requires \valid_read(shape + i);
+    // RESHAPE-ZERO-COPY RESHAPE-ZERO-LITERAL RESHAPE-LITERAL
     requires shape[i] == 0 && allowzero == 0 ==> \valid_read(in_dims + i);
     assigns \nothing;
     ensures \result == target_dim(shape, in_dims, allowzero, i);
@@ -60,6 +62,8 @@ static int64_t resolved(const int64_t *shape, size_t i, const int64_t *in_dims, 
 /* Checks each target value on its own (left to right, the first failure is
  * reported), then the rules that involve the whole target. */
 /*@ requires \valid_read(v) && diag_ok(diag);
+    // RESHAPE-BELOW-MINUS-ONE RESHAPE-ONE-INFERRED RESHAPE-ZERO-COPY-RANGE
+    // RESHAPE-ALLOWZERO-INFERRED
     requires shape_len == 0 || \valid_read(shape + (0 .. shape_len - 1));
     requires shape_len < NO_INDEX;
     requires allowzero == 0 || allowzero == 1;
@@ -136,6 +140,7 @@ static onnxshape_status check_targets(const onnxshape_op_version *v, const int64
  * overflow), and past INT64_MAX it stops growing. Returns 0 on overflow, with
  * *at the index of the factor that overflowed. */
 /*@ requires shape_len == 0 || \valid_read(shape + (0 .. shape_len - 1));
+    // RESHAPE-INFER RESHAPE-OVERFLOW
     requires in_rank == 0 || \valid_read(in_dims + (0 .. in_rank - 1));
     requires shape_len < NO_INDEX;
     requires allowzero == 0 || allowzero == 1;
@@ -208,6 +213,8 @@ static int known_product(const int64_t *shape, size_t shape_len, const int64_t *
  * there is none) and *value the dim it stands for. have_out says whether the
  * caller has somewhere to write the dims (checked in the documented order). */
 /*@ requires in_rank == 0 || in_dims == \null || \valid_read(in_dims + (0 .. in_rank - 1));
+    // RESHAPE-INFER RESHAPE-INFER-ZERO RESHAPE-INFER-DIVISIBLE RESHAPE-COUNT RESHAPE-SCALAR
+    // RESHAPE-OVERFLOW
     requires attrs == \null || \valid_read(attrs);
     requires shape_len == 0 || shape == \null || \valid_read(shape + (0 .. shape_len - 1));
     requires shape_len < NO_INDEX;
@@ -331,6 +338,7 @@ static onnxshape_status plan(int version, int32_t type, const int64_t *in_dims, 
 
 /* Writes the output dims of a successful plan(). */
 /*@ requires shape_len <= out_capacity && shape_len < NO_INDEX;
+    // RESHAPE-ZERO-COPY RESHAPE-LITERAL RESHAPE-INFER
     requires shape_len == 0 || \valid(out_dims + (0 .. shape_len - 1));
     requires shape_len == 0 || \valid_read(shape + (0 .. shape_len - 1));
     requires in_rank == 0 || \valid_read(in_dims + (0 .. in_rank - 1));
@@ -376,6 +384,7 @@ static void write_dims(const int64_t *shape, size_t shape_len, const int64_t *in
 
 /* The caller's out_dims must hold the output's rank. */
 /*@ requires diag_ok(diag);
+    // KERNEL-CAPACITY
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
     ensures \result == ONNXSHAPE_OK <==> shape_len <= out_capacity;
     ensures \result == ONNXSHAPE_OK || \result == ONNXSHAPE_ERR_BUFFER_TOO_SMALL;
@@ -431,6 +440,7 @@ onnxshape_status onnxshape_reshape_check_shape_input(int version, int32_t type, 
  * writes out_dims and *out only when all of it passed. *bytes is the byte
  * count of the data. */
 /*@ requires reshape_run_memory(data, shape, shape_len, attrs, out_dims, out_capacity, out, diag);
+    // KERNEL-CAPACITY KERNEL-UNTOUCHED-ON-ERROR STORAGE-BYTES RESHAPE-VIEW RESHAPE-COPY
     requires \valid(bytes);
     requires out_dims != \null ==> \separated(out_dims + (0 .. out_capacity - 1), bytes);
     requires out != \null ==> \separated(out, bytes);

@@ -5,6 +5,7 @@
 /* Adds r to a negative axis, then clamps to [0, r]. Written so that no
  * intermediate overflows, even for INT64_MIN and INT64_MAX. */
 /*@ requires 0 <= r;
+    // SHAPE-CLAMP
     assigns \nothing;
     ensures \result == clamp_axis(axis, r) && 0 <= \result <= r;
 */
@@ -14,6 +15,7 @@ static int64_t clamp_axis(int64_t axis, int64_t r) {
 }
 
 /*@ requires attrs == \null || \valid_read(attrs);
+    // SHAPE-CLAMP SHAPE-DEFAULTS SHAPE-ATTRS-VERSION SHAPE-OUTPUT
     requires \valid(s) && \valid(e);
     requires \separated(s, e) && \separated(s, attrs) && \separated(s, diag);
     requires (\separated(e, attrs) && \separated(e, diag));
