@@ -716,31 +716,15 @@ onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **o
 static void sparse_name(const ProtobufCBinaryData *b, char *name, size_t cap) {
   name[0] = '\0';
   size_t i = 0;
-  while (i < b->len) {
-    uint64_t key = 0, len = 0;
-    unsigned shift = 0;
-    while (i < b->len && shift < 64) {
-      key |= (uint64_t)(b->data[i] & 0x7f) << shift;
-      shift += 7;
-      if ((b->data[i++] & 0x80) == 0) break;
+  onnxshape__pb_field f;
+  while (i < b->len && onnxshape__pb_next(b->data, b->len, &i, &f)) {
+    if (f.number != 1 || f.wire != 2) continue;
+    Onnx__TensorProto *t = onnx__tensor_proto__unpack(NULL, f.payload_len, b->data + f.payload);
+    if (t != NULL) {
+      snprintf(name, cap, "%s", t->name != NULL ? t->name : "");
+      onnx__tensor_proto__free_unpacked(t, NULL);
     }
-    if ((key & 7) != 2) return; /* only length-delimited fields are expected first */
-    shift = 0;
-    while (i < b->len && shift < 64) {
-      len |= (uint64_t)(b->data[i] & 0x7f) << shift;
-      shift += 7;
-      if ((b->data[i++] & 0x80) == 0) break;
-    }
-    if (len > b->len - i) return;
-    if ((key >> 3) == 1) {
-      Onnx__TensorProto *t = onnx__tensor_proto__unpack(NULL, (size_t)len, b->data + i);
-      if (t != NULL) {
-        snprintf(name, cap, "%s", t->name != NULL ? t->name : "");
-        onnx__tensor_proto__free_unpacked(t, NULL);
-      }
-      return;
-    }
-    i += (size_t)len;
+    return;
   }
 }
 

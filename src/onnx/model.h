@@ -123,6 +123,19 @@ onnxshape_status onnxshape__tensor_from_proto(const void *msg, const char *base_
                                               onnxshape_diag *diag);
 void onnxshape__owned_tensor_init(onnxshape_owned_tensor *t);
 
+/* One top-level protobuf field of a message in memory: its bytes are
+ * [start, end); for a length-delimited field (wire 2) the payload is
+ * [payload, payload + payload_len). */
+typedef struct onnxshape__pb_field {
+  uint64_t number;
+  unsigned wire;
+  size_t start, end, payload, payload_len;
+} onnxshape__pb_field;
+
+/* Reads the field at *i (< len) into *f and moves *i past it; 0 when it is
+ * malformed or of a wire type other than 0, 1, 2 and 5. (src/onnx/tensor.c) */
+int onnxshape__pb_next(const uint8_t *b, size_t len, size_t *i, onnxshape__pb_field *f);
+
 /* onnxshape_tensor_read_file uses a raw_data of at least this many bytes in
  * place, in the mapped file (default 64 KiB; the fuzz target lowers it). */
 extern size_t onnxshape__inplace_min;

@@ -406,34 +406,43 @@ static int read_varint(const uint8_t *b, size_t len, size_t *i, uint64_t *v) {
   return 0;
 }
 
-/* Finds the one raw_data field (9) of a TensorProto in b: *off and *n are
- * its payload. 0 when there is none, more than one, or b is not a plain
- * sequence of well-formed fields (the ordinary decoder then reports it). */
-static int find_raw_data(const uint8_t *b, size_t len, size_t *field, size_t *field_len,
-                         size_t *off, size_t *n) {
+int onnxshape__pb_next(const uint8_t *b, size_t len, size_t *i, onnxshape__pb_field *f) {
+  f->start = *i;
+  uint64_t key, v;
+  if (!read_varint(b, len, i, &key)) return 0;
+  f->number = key >> 3;
+  f->wire = (unsigned)(key & 7);
+  f->payload = *i;
+  f->payload_len = 0;
+  switch (f->wire) {
+    case 0: if (!read_varint(b, len, i, &v)) return 0; break;
+    case 1: if (len - *i < 8) return 0; *i += 8; break;
+    case 5: if (len - *i < 4) return 0; *i += 4; break;
+    case 2:
+      if (!read_varint(b, len, i, &v) || v > len - *i) return 0;
+      f->payload = *i;
+      f->payload_len = (size_t)v;
+      *i += (size_t)v;
+      break;
+    default: return 0;
+  }
+  f->end = *i;
+  return 1;
+}
+
+/* Finds the one raw_data field (9) of a TensorProto in b. 0 when there is
+ * none, more than one, or b is not a plain sequence of well-formed fields
+ * (the ordinary decoder then reports it). */
+static int find_raw_data(const uint8_t *b, size_t len, onnxshape__pb_field *raw) {
   size_t i = 0;
   int found = 0;
+  onnxshape__pb_field f;
   while (i < len) {
-    size_t start = i;
-    uint64_t key, v;
-    if (!read_varint(b, len, &i, &key)) return 0;
-    switch (key & 7) {
-      case 0: if (!read_varint(b, len, &i, &v)) return 0; break;
-      case 1: if (len - i < 8) return 0; i += 8; break;
-      case 5: if (len - i < 4) return 0; i += 4; break;
-      case 2:
-        if (!read_varint(b, len, &i, &v) || v > len - i) return 0;
-        if ((key >> 3) == 9) {
-          if (found) return 0;
-          found = 1;
-          *field = start;
-          *off = i;
-          *n = (size_t)v;
-        }
-        i += (size_t)v;
-        if ((key >> 3) == 9) *field_len = i - start;
-        break;
-      default: return 0;
+    if (!onnxshape__pb_next(b, len, &i, &f)) return 0;
+    if (f.number == 9 && f.wire == 2) {
+      if (found) return 0;
+      found = 1;
+      *raw = f;
     }
   }
   return found;
@@ -449,12 +458,13 @@ size_t onnxshape__inplace_min = 64u << 10;
  * caller decodes it whole. */
 static int parse_mapped(onnxshape__map *m, const char *dir, onnxshape_owned_tensor **out,
                         onnxshape_status *st, onnxshape_diag *diag) {
-  size_t field, field_len, off, n;
-  if (m->len < onnxshape__inplace_min ||
-      !find_raw_data(m->base, m->len, &field, &field_len, &off, &n) ||
-      n < onnxshape__inplace_min) {
+  onnxshape__pb_field raw;
+  if (m->len < onnxshape__inplace_min || !find_raw_data(m->base, m->len, &raw) ||
+      raw.payload_len < onnxshape__inplace_min) {
     return 0;
   }
+  size_t field = raw.start, field_len = raw.end - raw.start, off = raw.payload,
+         n = raw.payload_len;
   size_t rest_len = m->len - field_len;
   uint8_t *rest = malloc(rest_len > 0 ? rest_len : 1);
   if (rest == NULL) return 0;
