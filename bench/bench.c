@@ -74,6 +74,8 @@ static void fail(const char *what, onnxshape_status st, const onnxshape_diag *d)
 typedef struct call_ctx {
   const bench_case *c;
   onnxshape_tensor t;
+  int infer; /* 1: _infer then _run per iteration; 0: the _run call alone (what a
+                runtime that inferred once pays per run) */
 } call_ctx;
 
 static void run_shape(void *p, long iters) {
@@ -82,7 +84,8 @@ static void run_shape(void *p, long iters) {
   int64_t out[8];
   size_t len = 0;
   for (long i = 0; i < iters; i++) {
-    onnxshape_status st = onnxshape_shape_infer(25, x->t.type, x->t.rank, &a, &len, NULL);
+    onnxshape_status st = ONNXSHAPE_OK;
+    if (x->infer) st = onnxshape_shape_infer(25, x->t.type, x->t.rank, &a, &len, NULL);
     st |= onnxshape_shape_run(25, &x->t, &a, out, 8, &len, NULL);
     sink += (int64_t)st + out[0] + (int64_t)len;
   }
@@ -92,42 +95,10 @@ static void run_size(void *p, long iters) {
   call_ctx *x = p;
   int64_t n = 0;
   for (long i = 0; i < iters; i++) {
-    onnxshape_status st = onnxshape_size_infer(25, x->t.type, NULL);
+    onnxshape_status st = ONNXSHAPE_OK;
+    if (x->infer) st = onnxshape_size_infer(25, x->t.type, NULL);
     st |= onnxshape_size_run(25, &x->t, &n, NULL);
     sink += (int64_t)st + n;
-  }
-}
-
-/* The _run call alone (what a runtime that inferred once pays per run). */
-static void run_shape_only(void *p, long iters) {
-  call_ctx *x = p;
-  onnxshape_shape_attrs a = {1, x->c->start, 1, x->c->end};
-  int64_t out[8];
-  size_t len = 0;
-  for (long i = 0; i < iters; i++) {
-    onnxshape_status st = onnxshape_shape_run(25, &x->t, &a, out, 8, &len, NULL);
-    sink += (int64_t)st + out[0] + (int64_t)len;
-  }
-}
-
-static void run_size_only(void *p, long iters) {
-  call_ctx *x = p;
-  int64_t n = 0;
-  for (long i = 0; i < iters; i++) {
-    onnxshape_status st = onnxshape_size_run(25, &x->t, &n, NULL);
-    sink += (int64_t)st + n;
-  }
-}
-
-static void run_reshape_only(void *p, long iters) {
-  call_ctx *x = p;
-  const onnxshape_reshape_attrs a = {1, 0};
-  int64_t dims[8];
-  onnxshape_tensor out;
-  for (long i = 0; i < iters; i++) {
-    onnxshape_status st = onnxshape_reshape_run_view(25, &x->t, x->c->target, x->c->target_len,
-                                                     &a, dims, 8, &out, NULL);
-    sink += (int64_t)st + dims[0] + (int64_t)out.data_bytes;
   }
 }
 
@@ -137,9 +108,11 @@ static void run_reshape(void *p, long iters) {
   int64_t dims[8];
   onnxshape_tensor out;
   for (long i = 0; i < iters; i++) {
-    onnxshape_status st = onnxshape_reshape_infer(25, x->t.type, x->t.dims, x->t.rank,
-                                                  x->c->target, x->c->target_len, &a, dims, 8,
-                                                  NULL);
+    onnxshape_status st = ONNXSHAPE_OK;
+    if (x->infer) {
+      st = onnxshape_reshape_infer(25, x->t.type, x->t.dims, x->t.rank, x->c->target,
+                                   x->c->target_len, &a, dims, 8, NULL);
+    }
     st |= onnxshape_reshape_run_view(25, &x->t, x->c->target, x->c->target_len, &a, dims, 8,
                                      &out, NULL);
     sink += (int64_t)st + dims[0] + (int64_t)out.data_bytes;
@@ -251,19 +224,21 @@ int main(int argc, char **argv) {
   printf("{\"repeats\":%d,\"per_call\":[", REPEATS);
   static const char *const ops[] = {"Shape", "Size", "Reshape"};
   static const bench_fn fns[] = {run_shape, run_size, run_reshape};
-  static const bench_fn run_only[] = {run_shape_only, run_size_only, run_reshape_only};
   for (size_t c = 0; c < BENCH_CASE_COUNT; c++) {
     static float data[150528]; /* the largest case's elements */
     call_ctx x = {&bench_cases[c],
                   {ONNXSHAPE_TYPE_FLOAT, bench_cases[c].rank, bench_cases[c].dims, data,
-                   (size_t)bench_cases[c].size * sizeof(float)}};
+                   (size_t)bench_cases[c].size * sizeof(float)},
+                  1};
     if (bench_cases[c].size > (int64_t)(sizeof data / sizeof data[0])) return 1;
     for (int o = 0; o < 3; o++) {
       printf("%s{\"op\":\"%s\",\"case\":\"%s\",\"rank\":%zu,", c + o ? "," : "", ops[o],
              bench_cases[c].name, bench_cases[c].rank);
+      x.infer = 1;
       print_figure("time", measure(fns[o], &x, 2000000));
       printf(",");
-      print_figure("run_only", measure(run_only[o], &x, 2000000));
+      x.infer = 0;
+      print_figure("run_only", measure(fns[o], &x, 2000000));
       printf("}");
     }
   }
