@@ -163,6 +163,21 @@ static void test_version_resolution(void) {
   CHECK_STATUS(onnxshape_resolve_version(ONNXSHAPE_OP_RESHAPE, 29, &v, &d),
                ONNXSHAPE_ERR_UNSUPPORTED_OPSET);
   CHECK_STR(d.message, "Reshape: opset 29 is not supported (this build knows opsets 1 to 28)");
+  /* The direct lookup agrees with a search of the table everywhere,
+   * including versions and operator numbers out of range. */
+  for (int op = -1; op <= 5; op++) {
+    size_t n = 0;
+    const onnxshape_op_version *table = onnxshape_op_versions((onnxshape_op)op, &n);
+    for (int ver = -3; ver <= 40; ver++) {
+      const onnxshape_op_version *want = NULL;
+      for (size_t i = 0; i < n; i++) {
+        if (table[i].since_version == ver) want = &table[i];
+      }
+      CHECK(onnxshape_op_version_get((onnxshape_op)op, ver) == want);
+    }
+  }
+  CHECK(onnxshape_op_version_get(ONNXSHAPE_OP_RESHAPE, INT32_MIN) == NULL);
+  CHECK(onnxshape_op_version_get(ONNXSHAPE_OP_RESHAPE, INT32_MAX) == NULL);
   CHECK(onnxshape_op_version_get(ONNXSHAPE_OP_SHAPE, 14) == NULL);
   CHECK(onnxshape_op_version_get(ONNXSHAPE_OP_RESHAPE, 4) == NULL);
   CHECK(onnxshape_op_versions((onnxshape_op)0, NULL) == NULL);

@@ -4,47 +4,11 @@
  * SIZE-OVERFLOW). */
 #include "internal.h"
 
-/* Index of the first negative dim, or rank if none. */
-/*@ requires rank == 0 || \valid_read(dims + (0 .. rank - 1));
-    // DIMS-COUNT
-    assigns \nothing;
-    ensures 0 <= \result <= rank;
-    ensures \forall integer k; 0 <= k < \result ==> dims[k] >= 0;
-    ensures \result < rank ==> dims[\result] < 0;
-*/
-static size_t first_negative(const int64_t *dims, size_t rank) {
-  /*@ loop invariant 0 <= i <= rank;
-      loop invariant \forall integer k; 0 <= k < i ==> dims[k] >= 0;
-      loop assigns i;
-      loop variant rank - i;
-  */
-  for (size_t i = 0; i < rank; i++) {
-    if (dims[i] < 0) return i;
-  }
-  return rank;
-}
-
-/*@ requires rank == 0 || \valid_read(dims + (0 .. rank - 1));
-    // SIZE-ZERO-FIRST
-    assigns \nothing;
-    ensures \result != 0 <==> has_zero(dims, rank);
-*/
-static int any_zero(const int64_t *dims, size_t rank) {
-  /*@ loop invariant 0 <= i <= rank;
-      loop invariant \forall integer k; 0 <= k < i ==> dims[k] != 0;
-      loop assigns i;
-      loop variant rank - i;
-  */
-  for (size_t i = 0; i < rank; i++) {
-    if (dims[i] == 0) return 1;
-  }
-  return 0;
-}
-
-/* Zero dims are looked for before any product, so a zero-size tensor whose
- * other dims would overflow still counts 0 elements. Past INT64_MAX the
- * product stops growing but the loop goes on, so that the proof reads one
- * product of all the dims; *bad is the first dim where it overflowed. */
+/* A zero dim wins over overflow, so a zero-size tensor whose other dims
+ * would overflow still counts 0 elements, and a negative dim wins over both.
+ * Past INT64_MAX the product stops growing but the loop goes on, so that the
+ * proof reads one product of all the dims; *bad is the first negative dim,
+ * or else the dim where the product overflowed. */
 /*@ requires rank == 0 || \valid_read(dims + (0 .. rank - 1));
     // DIMS-COUNT SIZE-ZERO-FIRST SIZE-OVERFLOW
     requires \valid(count) && \valid(bad);
@@ -73,30 +37,37 @@ static int any_zero(const int64_t *dims, size_t rank) {
 */
 static onnxshape_status count_dims(const int64_t *dims, size_t rank, int64_t *count,
                                    size_t *bad) {
-  *bad = first_negative(dims, rank);
-  if (*bad < rank) return ONNXSHAPE_ERR_NEGATIVE_DIM;
-  if (any_zero(dims, rank)) {
-    *count = 0;
-    return ONNXSHAPE_OK;
-  }
   int64_t p = 1;
-  int over = 0;
+  int zero = 0, over = 0;
+  /* One pass: a negative dim returns at once; a zero dim stops the product
+   * (it no longer matters) but the loop goes on to look for negatives. */
   /*@ loop invariant 0 <= i <= rank;
-      loop invariant \forall integer k; 0 <= k < rank ==> dims[k] >= 1;
-      loop invariant !over ==> p == dims_prod(dims, i) && 1 <= p;
-      loop invariant over ==> dims_prod(dims, i) > INT64_MAX && 0 <= *bad < rank;
-      loop assigns i, p, over, *bad;
+      loop invariant all_nonneg(dims, i);
+      loop invariant !zero ==> \forall integer k; 0 <= k < i ==> dims[k] != 0;
+      loop invariant zero ==> has_zero(dims, i);
+      loop invariant !zero && !over ==> p == dims_prod(dims, i) && 1 <= p;
+      loop invariant !zero && over ==> dims_prod(dims, i) > INT64_MAX && 0 <= *bad < i;
+      loop assigns i, p, zero, over, *bad;
       loop variant rank - i;
   */
   for (size_t i = 0; i < rank; i++) {
+    int64_t d = dims[i];
     //@ assert dims_prod(dims, i + 1) == dims_prod(dims, i) * dims[i];
-    if (!over && !onnxshape__mul_nonneg(p, dims[i], &p)) {
+    if (d < 0) {
+      *bad = i;
+      return ONNXSHAPE_ERR_NEGATIVE_DIM;
+    }
+    if (d == 0) {
+      zero = 1;
+    } else if (!zero && !over && !onnxshape__mul_nonneg(p, d, &p)) {
       over = 1;
       *bad = i;
     }
   }
-  //@ assert over ==> dims_prod(dims, rank) > INT64_MAX;
-  //@ assert !over ==> p == dims_prod(dims, rank) && p >= 1;
+  if (zero) {
+    *count = 0;
+    return ONNXSHAPE_OK;
+  }
   if (over) return ONNXSHAPE_ERR_OVERFLOW;
   *count = p;
   return ONNXSHAPE_OK;
@@ -108,6 +79,29 @@ onnxshape_status onnxshape_dims_count(const int64_t *dims, size_t rank, int64_t 
   return count_dims(dims, rank, count, &bad);
 }
 
+/* The message of a rejected count; out of line, so that the accepting path
+ * of onnxshape__count needs no stack frame. */
+/*@ requires \valid_read(v) && diag_ok(diag);
+    requires st == ONNXSHAPE_ERR_NEGATIVE_DIM || st == ONNXSHAPE_ERR_OVERFLOW;
+    requires bad < rank && \valid_read(dims + bad);
+    assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
+    ensures \result == st;
+*/
+ONNXSHAPE_NOINLINE static onnxshape_status count_fail(const onnxshape_op_version *v,
+                                                      const char *what, const int64_t *dims,
+                                                      size_t rank, onnxshape_status st,
+                                                      size_t bad, onnxshape_diag *diag) {
+  (void)rank; /* bounds bad, in the contract */
+  if (st == ONNXSHAPE_ERR_NEGATIVE_DIM) {
+    return onnxshape__fail(diag, st, v->op_name, v->since_version,
+                           "%s dims[%zu] = %lld; a dimension cannot be negative", what, bad,
+                           (long long)dims[bad]);
+  }
+  return onnxshape__fail(diag, st, v->op_name, v->since_version,
+                         "%s element count overflows int64 at dims[%zu] = %lld", what, bad,
+                         (long long)dims[bad]);
+}
+
 onnxshape_status onnxshape__count(const onnxshape_op_version *v, const char *what,
                                   const int64_t *dims, size_t rank, int64_t *count,
                                   onnxshape_diag *diag) {
@@ -117,15 +111,6 @@ onnxshape_status onnxshape__count(const onnxshape_op_version *v, const char *wha
   }
   size_t bad;
   onnxshape_status st = count_dims(dims, rank, count, &bad);
-  if (st == ONNXSHAPE_ERR_NEGATIVE_DIM) {
-    return onnxshape__fail(diag, st, v->op_name, v->since_version,
-                           "%s dims[%zu] = %lld; a dimension cannot be negative", what, bad,
-                           (long long)dims[bad]);
-  }
-  if (st == ONNXSHAPE_ERR_OVERFLOW) {
-    return onnxshape__fail(diag, st, v->op_name, v->since_version,
-                           "%s element count overflows int64 at dims[%zu] = %lld", what, bad,
-                           (long long)dims[bad]);
-  }
-  return st;
+  if (st != ONNXSHAPE_OK) return count_fail(v, what, dims, rank, st, bad, diag);
+  return ONNXSHAPE_OK;
 }

@@ -7,8 +7,10 @@
 
 #if defined(__GNUC__)
 #define ONNXSHAPE_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define ONNXSHAPE_NOINLINE __attribute__((noinline))
 #else
 #define ONNXSHAPE_PRINTF(f, a)
+#define ONNXSHAPE_NOINLINE
 #endif
 
 /* Clears diag->message (a successful call leaves it empty). */

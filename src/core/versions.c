@@ -97,14 +97,30 @@ onnxshape_status onnxshape_op_from_name(const char *name, onnxshape_op *op) {
   return ONNXSHAPE_ERR_UNKNOWN_OPERATOR;
 }
 
+/* Each operator's table entry by since_version, as index + 1 (0: no such
+ * version): the kernels' per-call check is one load, not a search.
+ * tests/test_core.c checks it against a search of onnxshape_op_versions. */
+#define VERSION_SLOTS (ONNXSHAPE_MAX_OPSET + 1)
+static const unsigned char version_slot[3][VERSION_SLOTS] = {
+    [ONNXSHAPE_OP_SHAPE - 1] = {[1] = 1, [13] = 2, [15] = 3, [19] = 4, [21] = 5, [23] = 6,
+                                [24] = 7, [25] = 8},
+    [ONNXSHAPE_OP_RESHAPE - 1] = {[1] = 1, [5] = 2, [13] = 3, [14] = 4, [19] = 5, [21] = 6,
+                                  [23] = 7, [24] = 8, [25] = 9},
+    [ONNXSHAPE_OP_SIZE - 1] = {[1] = 1, [13] = 2, [19] = 3, [21] = 4, [23] = 5, [24] = 6,
+                               [25] = 7},
+};
+
+static const onnxshape_op_version *version_fast(onnxshape_op op, int version) {
+  static const onnxshape_op_version *const tables[3] = {shape_versions, reshape_versions,
+                                                        size_versions};
+  unsigned o = (unsigned)op - 1u;
+  if (o >= 3u || version < 0 || version >= VERSION_SLOTS) return NULL;
+  unsigned slot = version_slot[o][version];
+  return slot != 0 ? &tables[o][slot - 1] : NULL;
+}
+
 const onnxshape_op_version *onnxshape_op_version_get(onnxshape_op op, int version) {
-  size_t n;
-  const onnxshape_op_version *v = onnxshape_op_versions(op, &n);
-  /* Newest first: models mostly use recent versions. */
-  for (size_t i = n; i > 0; i--) {
-    if (v[i - 1].since_version == version) return &v[i - 1];
-  }
-  return NULL;
+  return version_fast(op, version);
 }
 
 onnxshape_status onnxshape_resolve_version(onnxshape_op op, int64_t opset, int *version,
@@ -192,11 +208,27 @@ onnxshape_status onnxshape_check_type(onnxshape_op op, int version, int32_t type
   return onnxshape__enter(op, version, type, &v, diag);
 }
 
-onnxshape_status onnxshape__enter(onnxshape_op op, int version, int32_t type,
-                                  const onnxshape_op_version **v, onnxshape_diag *diag) {
+/* The rejections, with their messages; kept out of line so that the
+ * accepting path of onnxshape__enter needs no stack frame. */
+ONNXSHAPE_NOINLINE static onnxshape_status enter_slow(onnxshape_op op, int version, int32_t type,
+                                                      const onnxshape_op_version **v,
+                                                      onnxshape_diag *diag) {
   onnxshape_status st = find_version(op, version, v, diag);
   if (st != ONNXSHAPE_OK) return st;
   st = check_type(*v, type, diag);
   if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
   return st;
+}
+
+onnxshape_status onnxshape__enter(onnxshape_op op, int version, int32_t type,
+                                  const onnxshape_op_version **v, onnxshape_diag *diag) {
+  /* The usual case: a known version and an allowed type. */
+  const onnxshape_op_version *e = version_fast(op, version);
+  if (e != NULL && type >= 1 && type <= ONNXSHAPE_TYPE_LAST &&
+      (e->type_mask & TYPE_BIT(type)) != 0) {
+    *v = e;
+    onnxshape__diag_clear(diag);
+    return ONNXSHAPE_OK;
+  }
+  return enter_slow(op, version, type, v, diag);
 }
