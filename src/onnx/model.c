@@ -12,6 +12,7 @@
 #include "fileio.h"
 #include "model.h"
 #include "onnx_subset.pb-c.h"
+#include "pbfast.h"
 
 /* Operators besides the kernels: their versions, type sets and attributes. */
 typedef struct op_attr {
@@ -113,90 +114,24 @@ static const char *op_display(const os_node *n) {
 
 /* ---- model lifetime -------------------------------------------------- */
 
-/* ---- the decoded ModelProto lives in an arena ---------------------------
- * protobuf-c allocates every message and array of a model separately; an
- * arena makes those allocations a pointer bump and frees them all at once
- * (most of the cost of loading a small model was malloc and free). */
-
-typedef struct arena_block {
-  struct arena_block *next;
-  size_t used, cap;
-  _Alignas(max_align_t) unsigned char data[];
-} arena_block;
-
-typedef struct arena {
-  ProtobufCAllocator allocator; /* first: protobuf-c gets &arena->allocator */
-  arena_block *head;
-} arena;
-
-static void *arena_alloc(void *ctx, size_t size) {
-  arena *a = ctx;
-  size_t align = _Alignof(max_align_t);
-  size = (size + align - 1) / align * align;
-  if (a->head == NULL || a->head->cap - a->head->used < size) {
-    size_t cap = size > (size_t)4096 ? size : (size_t)4096;
-    arena_block *b = malloc(sizeof *b + cap);
-    if (b == NULL) return NULL;
-    b->next = a->head;
-    b->used = 0;
-    b->cap = cap;
-    a->head = b;
-  }
-  void *p = a->head->data + a->head->used;
-  a->head->used += size;
+/* Zeroed memory for n items of `size` in the model's arena, released with
+ * the model. */
+static inline void *model_alloc(onnxshape_model *m, size_t n, size_t size) {
+  if (size != 0 && n > SIZE_MAX / 2 / size) return NULL;
+  void *p = onnxshape__arena_alloc(m->arena, n * size);
+  if (p != NULL) memset(p, 0, n * size);
   return p;
-}
-
-static void arena_free(void *ctx, void *p) { /* released with the arena */
-  (void)ctx;
-  (void)p;
-}
-
-static arena *arena_new(void) {
-  arena *a = calloc(1, sizeof *a);
-  if (a != NULL) {
-    a->allocator.alloc = arena_alloc;
-    a->allocator.free = arena_free;
-    a->allocator.allocator_data = a;
-  }
-  return a;
-}
-
-static void arena_release(arena *a) {
-  if (a == NULL) return;
-  for (arena_block *b = a->head, *next; b != NULL; b = next) {
-    next = b->next;
-    free(b);
-  }
-  free(a);
 }
 
 void onnxshape_model_free(onnxshape_model *m) {
   if (m == NULL) return;
   for (size_t i = 0; i < m->n_inits; i++) onnxshape_owned_tensor_free(m->inits[i]);
-  free(m->inits);
   for (size_t i = 0; i < m->n_nodes; i++) {
     os_node *n = &m->nodes[i];
-    for (size_t a = 0; a < n->n_attrs; a++) {
-      onnxshape_owned_tensor_free(n->attrs[a].t);
-      free(n->attrs[a].strings);
-    }
-    free(n->attrs);
-    free(n->inputs);
-    free(n->outputs);
+    for (size_t a = 0; a < n->n_attrs; a++) onnxshape_owned_tensor_free(n->attrs[a].t);
     onnxshape_owned_tensor_free(n->constant);
   }
-  free(m->nodes);
-  for (size_t i = 0; i < m->n_inputs; i++) free(m->inputs[i].dims);
-  for (size_t i = 0; i < m->n_outputs; i++) free(m->outputs[i].dims);
-  free(m->inputs);
-  free(m->input_slots);
-  free(m->outputs);
-  free(m->output_slots);
-  free(m->slots);
-  free(m->dir);
-  arena_release(m->arena); /* the decoded ModelProto */
-  free(m);
+  onnxshape__arena_release(m->arena); /* the model, its arrays and the decoded ModelProto */
 }
 
 size_t onnxshape_model_input_count(const onnxshape_model *m) { return m ? m->n_inputs : 0; }
@@ -244,8 +179,8 @@ static long find_slot(const onnxshape_model *m, const char *name) {
   return -1;
 }
 
-static onnxshape_status load_decl(const Onnx__ValueInfoProto *vi, os_value_decl *d,
-                                  const char *what, onnxshape_diag *diag) {
+static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto *vi,
+                                  os_value_decl *d, const char *what, onnxshape_diag *diag) {
   d->name = vi->name != NULL ? vi->name : "";
   if (d->name[0] == '\0') return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "a graph %s has no name", what);
   const Onnx__TypeProto *tp = vi->type;
@@ -270,7 +205,7 @@ static onnxshape_status load_decl(const Onnx__ValueInfoProto *vi, os_value_decl 
     d->has_shape = 1;
     d->rank = tt->shape->n_dim;
     if (d->rank > 0) {
-      d->dims = calloc(d->rank, sizeof *d->dims);
+      d->dims = model_alloc(m, d->rank, sizeof *d->dims);
       if (d->dims == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
     }
     for (size_t i = 0; i < d->rank; i++) {
@@ -382,7 +317,7 @@ static onnxshape_status load_constant_value(const onnxshape_model *m, os_node *n
 }
 
 /* Checks one attribute against the version's list and decodes it. */
-static onnxshape_status load_attr(const onnxshape_model *m, os_node *n,
+static onnxshape_status load_attr(onnxshape_model *m, os_node *n,
                                   const Onnx__AttributeProto *ap, os_attr *a,
                                   const op_attr *specs, size_t n_specs, onnxshape_diag *diag) {
   a->name = ap->name != NULL ? ap->name : "";
@@ -413,7 +348,7 @@ static onnxshape_status load_attr(const onnxshape_model *m, os_node *n,
   a->s.data = (const char *)ap->s.data;
   a->s.length = ap->s.len;
   if (a->type == OS_ATTR_STRINGS && ap->n_strings > 0) {
-    a->strings = calloc(ap->n_strings, sizeof *a->strings);
+    a->strings = model_alloc(m, ap->n_strings, sizeof *a->strings);
     if (a->strings == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
     for (size_t i = 0; i < ap->n_strings; i++) {
       a->strings[i].data = (const char *)ap->strings[i].data;
@@ -439,7 +374,9 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
   n->name = np->name != NULL ? np->name : "";
   n->op_type = np->op_type != NULL ? np->op_type : "";
   if (n->name[0] != '\0') {
-    snprintf(n->label, sizeof n->label, "%s", n->name);
+    size_t len = strnlen(n->name, sizeof n->label - 1);
+    memcpy(n->label, n->name, len); /* the label quotes at most 31 bytes of the name */
+    n->label[len] = '\0';
     diag->node = n->name;
   } else {
     snprintf(n->label, sizeof n->label, "#%zu", index);
@@ -483,7 +420,7 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
   }
   /* Attributes. */
   if (np->n_attribute > 0) {
-    n->attrs = calloc(np->n_attribute, sizeof *n->attrs);
+    n->attrs = model_alloc(m, np->n_attribute, sizeof *n->attrs);
     if (n->attrs == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
   }
   for (size_t i = 0; i < np->n_attribute; i++) {
@@ -538,8 +475,8 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
   if (np->n_output != 1) {
     return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "has 1 output; the node has %zu", np->n_output);
   }
-  n->inputs = calloc(n_in + 1, sizeof *n->inputs);
-  n->outputs = calloc(1, sizeof *n->outputs);
+  n->inputs = model_alloc(m, n_in + 1, sizeof *n->inputs);
+  n->outputs = model_alloc(m, 1, sizeof *n->outputs);
   if (n->inputs == NULL || n->outputs == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
   n->n_inputs = n_in;
   n->n_outputs = 1;
@@ -570,19 +507,19 @@ static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g
     return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "sparse initializers are not supported");
   }
   size_t cap = g->n_input + g->n_initializer + g->n_node + 1;
-  m->slots = calloc(cap, sizeof *m->slots);
-  m->inits = calloc(g->n_initializer + 1, sizeof *m->inits);
-  m->inputs = calloc(g->n_input + 1, sizeof *m->inputs);
-  m->input_slots = calloc(g->n_input + 1, sizeof *m->input_slots);
-  m->outputs = calloc(g->n_output + 1, sizeof *m->outputs);
-  m->output_slots = calloc(g->n_output + 1, sizeof *m->output_slots);
-  m->nodes = calloc(g->n_node + 1, sizeof *m->nodes);
+  m->slots = model_alloc(m, cap, sizeof *m->slots);
+  m->inits = model_alloc(m, g->n_initializer + 1, sizeof *m->inits);
+  m->inputs = model_alloc(m, g->n_input + 1, sizeof *m->inputs);
+  m->input_slots = model_alloc(m, g->n_input + 1, sizeof *m->input_slots);
+  m->outputs = model_alloc(m, g->n_output + 1, sizeof *m->outputs);
+  m->output_slots = model_alloc(m, g->n_output + 1, sizeof *m->output_slots);
+  m->nodes = model_alloc(m, g->n_node + 1, sizeof *m->nodes);
   if (!m->slots || !m->inits || !m->inputs || !m->input_slots || !m->outputs ||
       !m->output_slots || !m->nodes) {
     return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
   }
   for (size_t i = 0; i < g->n_input; i++) {
-    onnxshape_status st = load_decl(g->input[i], &m->inputs[i], "input", diag);
+    onnxshape_status st = load_decl(m, g->input[i], &m->inputs[i], "input", diag);
     m->n_inputs = i + 1;
     if (st != ONNXSHAPE_OK) return st;
     st = add_slot(m, m->inputs[i].name, OS_SLOT_INPUT, &m->input_slots[i], diag);
@@ -616,7 +553,7 @@ static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g
   diag->node = NULL;
   if (g->n_output == 0) return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the graph has no outputs");
   for (size_t i = 0; i < g->n_output; i++) {
-    onnxshape_status st = load_decl(g->output[i], &m->outputs[i], "output", diag);
+    onnxshape_status st = load_decl(m, g->output[i], &m->outputs[i], "output", diag);
     m->n_outputs = i + 1;
     if (st != ONNXSHAPE_OK) return st;
     long s = find_slot(m, m->outputs[i].name);
@@ -641,20 +578,32 @@ onnxshape_status onnxshape_model_parse(const void *bytes, size_t len, const char
     diag = &local;
   }
   const char *caller_node = diag->node;
-  arena *a = arena_new();
+  onnxshape__arena *a = onnxshape__arena_new();
   if (a == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
-  Onnx__ModelProto *mp = onnx__model_proto__unpack(&a->allocator, len, bytes);
+  Onnx__ModelProto *mp = (Onnx__ModelProto *)onnxshape__pb_fast_decode(
+      &onnx__model_proto__descriptor, bytes, len, a);
   if (mp == NULL) {
-    arena_release(a);
+    /* An encoding the fast path leaves to protobuf-c (or malformed bytes):
+     * start again with a fresh arena, so nothing is held twice. */
+    onnxshape__arena_release(a);
+    a = onnxshape__arena_new();
+    if (a == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+    mp = onnx__model_proto__unpack(&a->allocator, len, bytes);
+  }
+  if (mp == NULL) {
+    onnxshape__arena_release(a);
     return MFAIL(ONNXSHAPE_ERR_MALFORMED, "not a valid ONNX model (protobuf decoding failed)");
   }
-  onnxshape_model *m = calloc(1, sizeof *m);
-  if (m == NULL || (base_dir != NULL && (m->dir = strdup(base_dir)) == NULL)) {
-    free(m);
-    arena_release(a);
+  onnxshape_model *m = onnxshape__arena_alloc(a, sizeof *m);
+  if (m != NULL) {
+    memset(m, 0, sizeof *m);
+    m->arena = a;
+  }
+  if (m == NULL || (base_dir != NULL && (m->dir = model_alloc(m, strlen(base_dir) + 1, 1)) == NULL)) {
+    onnxshape__arena_release(a);
     return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
   }
-  m->arena = a;
+  if (base_dir != NULL) memcpy(m->dir, base_dir, strlen(base_dir) + 1);
   m->proto = mp;
   m->ir_version = mp->ir_version;
   onnxshape_status st;

@@ -26,6 +26,7 @@ struct onnxshape_owned_tensor {
   onnxshape_tensor view; /* what kernels see */
   const char *name;      /* never NULL */
   int64_t *dims;         /* heap copy (protobuf dims are not guaranteed int64-aligned by API) */
+  int dims_inline;       /* dims sit in this tensor's own block, not a block of their own */
   void *heap;            /* converted typed-field data or the string array, or NULL */
   void *map;             /* mmap of external data or of the tensor file, or NULL */
   size_t map_len;
@@ -98,7 +99,7 @@ struct onnxshape_model {
   int64_t opset;        /* default-domain opset */
   char *dir;            /* directory external data resolves in */
   void *proto;          /* the decoded ModelProto, allocated in arena */
-  struct arena *arena;  /* freed as a whole with the model */
+  struct onnxshape__arena *arena; /* the model's memory, released as a whole */
   void *file_map;       /* the mapped model file */
   size_t file_len;
   size_t n_inputs;      /* graph inputs, in file order */

@@ -26,7 +26,7 @@ void onnxshape__owned_tensor_init(onnxshape_owned_tensor *t) {
 
 void onnxshape_owned_tensor_free(onnxshape_owned_tensor *t) {
   if (t == NULL) return;
-  free(t->dims);
+  if (!t->dims_inline) free(t->dims);
   free(t->heap);
   if (t->proto != NULL) {
     Onnx__TensorProto *tp = t->proto;
@@ -325,18 +325,17 @@ onnxshape_status onnxshape__tensor_from_proto(const void *msg, const char *base_
                 "tensor '%s': more than one of raw_data, external data and the typed fields is set",
                 label(tp));
   }
-  onnxshape_owned_tensor *t = calloc(1, sizeof *t);
+  /* The tensor and its dims in one block (n_dims * 8 cannot overflow: the
+   * dims came from a buffer that long). */
+  onnxshape_owned_tensor *t = malloc(sizeof *t + tp->n_dims * sizeof(int64_t));
   if (t == NULL) return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
   onnxshape__owned_tensor_init(t);
   t->name = tp->name != NULL ? tp->name : "";
   t->view.type = tp->data_type;
   t->view.rank = tp->n_dims;
   if (tp->n_dims > 0) {
-    t->dims = malloc(tp->n_dims * sizeof *t->dims);
-    if (t->dims == NULL) {
-      free(t);
-      return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
-    }
+    t->dims = (int64_t *)(void *)(t + 1);
+    t->dims_inline = 1;
     memcpy(t->dims, tp->dims, tp->n_dims * sizeof *t->dims);
   }
   t->view.dims = t->dims;

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The fast protobuf decoder (src/onnx/pbfast.c): on plain encodings it
+ * decodes exactly what protobuf-c decodes; on the encodings it leaves to
+ * protobuf-c it returns NULL, and the model loader still loads them. Each
+ * input is built here, byte by byte. */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "onnx_subset.pb-c.h"
+#include "pb/pb_equal.h"
+#include "pbfast.h"
+
+/* ---- a small protobuf writer -------------------------------------------- */
+
+typedef struct buf {
+  uint8_t b[1024];
+  size_t n;
+} buf;
+
+static void put_byte(buf *o, uint8_t v) {
+  if (o->n < sizeof o->b) o->b[o->n++] = v;
+}
+
+static void put_varint(buf *o, uint64_t v) {
+  while (v >= 0x80) {
+    put_byte(o, (uint8_t)(v | 0x80));
+    v >>= 7;
+  }
+  put_byte(o, (uint8_t)v);
+}
+
+static void put_tag(buf *o, unsigned number, unsigned wire) { put_varint(o, (uint64_t)number << 3 | wire); }
+
+static void put_int(buf *o, unsigned number, uint64_t v) {
+  put_tag(o, number, 0);
+  put_varint(o, v);
+}
+
+static void put_bytes(buf *o, unsigned number, const void *p, size_t n) {
+  put_tag(o, number, 2);
+  put_varint(o, n);
+  for (size_t i = 0; i < n; i++) put_byte(o, ((const uint8_t *)p)[i]);
+}
+
+static void put_str(buf *o, unsigned number, const char *s) { put_bytes(o, number, s, strlen(s)); }
+
+static void put_msg(buf *o, unsigned number, const buf *m) { put_bytes(o, number, m->b, m->n); }
+
+static void put_fixed32(buf *o, unsigned number, uint32_t v) {
+  put_tag(o, number, 5);
+  for (int i = 0; i < 4; i++) put_byte(o, (uint8_t)(v >> (8 * i)));
+}
+
+/* ---- decoding both ways --------------------------------------------------- */
+
+typedef struct both {
+  onnxshape__arena *arena;
+  ProtobufCMessage *fast, *ref;
+} both;
+
+static both decode_both(const ProtobufCMessageDescriptor *d, const buf *in) {
+  both r = {onnxshape__arena_new(), NULL, NULL};
+  if (r.arena != NULL) r.fast = onnxshape__pb_fast_decode(d, in->b, in->n, r.arena);
+  r.ref = protobuf_c_message_unpack(d, NULL, in->n, in->b);
+  return r;
+}
+
+static void release(both *r) {
+  if (r->ref != NULL) protobuf_c_message_free_unpacked(r->ref, NULL);
+  onnxshape__arena_release(r->arena);
+}
+
+/* A model: ir_version 8, opset 14, graph g with node Size(x) -> y; x is a
+ * float tensor [2, N], y an int64 one of unknown shape. */
+static void small_model(buf *model, const buf *extra_graph_fields) {
+  buf opset = {{0}, 0}, dim0 = {{0}, 0}, dim1 = {{0}, 0}, shape = {{0}, 0}, tensor = {{0}, 0};
+  buf type = {{0}, 0}, in = {{0}, 0}, out = {{0}, 0}, node = {{0}, 0}, graph = {{0}, 0};
+  buf out_tensor = {{0}, 0}, out_type = {{0}, 0};
+  put_str(&opset, 1, "");
+  put_int(&opset, 2, 14);
+  put_int(&dim0, 1, 2);
+  put_str(&dim1, 2, "N");
+  put_msg(&shape, 1, &dim0);
+  put_msg(&shape, 1, &dim1);
+  put_int(&tensor, 1, 1);
+  put_msg(&tensor, 2, &shape);
+  put_msg(&type, 1, &tensor);
+  put_str(&in, 1, "x");
+  put_msg(&in, 2, &type);
+  put_int(&out_tensor, 1, 7);
+  put_msg(&out_type, 1, &out_tensor);
+  put_str(&out, 1, "y");
+  put_msg(&out, 2, &out_type);
+  put_str(&node, 1, "x");
+  put_str(&node, 2, "y");
+  put_str(&node, 4, "Size");
+  put_msg(&graph, 1, &node);
+  put_str(&graph, 2, "g");
+  put_msg(&graph, 11, &in);
+  put_msg(&graph, 12, &out);
+  if (extra_graph_fields != NULL) {
+    for (size_t i = 0; i < extra_graph_fields->n; i++) put_byte(&graph, extra_graph_fields->b[i]);
+  }
+  put_int(model, 1, 8);
+  put_msg(model, 8, &opset);
+  put_msg(model, 7, &graph);
+}
+
+/* covers: MODEL-DECODE */
+static void test_plain_model_decodes_as_protobuf_c(void) {
+  buf model = {{0}, 0};
+  small_model(&model, NULL);
+  both r = decode_both(&onnx__model_proto__descriptor, &model);
+  CHECK(r.fast != NULL && r.ref != NULL);
+  CHECK(pb_message_equal(r.fast, r.ref));
+  const Onnx__ModelProto *mp = (const Onnx__ModelProto *)r.fast;
+  if (mp != NULL && mp->graph != NULL && mp->graph->n_input == 1 && mp->n_opset_import == 1) {
+    CHECK(mp->has_ir_version);
+    CHECK_I64(mp->ir_version, 8);
+    CHECK_STR(mp->opset_import[0]->domain, "");
+    CHECK_I64(mp->opset_import[0]->version, 14);
+    CHECK_STR(mp->graph->name, "g");
+    CHECK_I64(mp->graph->n_node, 1);
+    CHECK_STR(mp->graph->node[0]->op_type, "Size");
+    CHECK_STR(mp->graph->node[0]->input[0], "x");
+    CHECK(mp->graph->node[0]->domain == NULL);
+    const Onnx__TypeProto *tp = mp->graph->input[0]->type;
+    CHECK_I64(tp->value_case, ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE);
+    CHECK_I64(tp->tensor_type->elem_type, 1);
+    const Onnx__TensorShapeProto *sp = tp->tensor_type->shape;
+    CHECK_I64(sp->n_dim, 2);
+    CHECK_I64(sp->dim[0]->value_case, ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE);
+    CHECK_I64(sp->dim[0]->dim_value, 2);
+    CHECK_I64(sp->dim[1]->value_case, ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM);
+    CHECK_STR(sp->dim[1]->dim_param, "N");
+    CHECK_I64(mp->graph->output[0]->type->tensor_type->elem_type, 7);
+    CHECK(mp->graph->output[0]->type->tensor_type->shape == NULL);
+  } else {
+    CHECK(0);
+  }
+  release(&r);
+}
+
+/* covers: MODEL-DECODE */
+static void test_unknown_fields_are_skipped(void) {
+  buf extra = {{0}, 0};
+  put_int(&extra, 99, 7);       /* varint */
+  put_str(&extra, 50, "later"); /* length-delimited */
+  put_fixed32(&extra, 51, 1);   /* 32-bit */
+  put_tag(&extra, 52, 1);       /* 64-bit */
+  for (int i = 0; i < 8; i++) put_byte(&extra, 0xff);
+  buf model = {{0}, 0};
+  small_model(&model, &extra);
+  both r = decode_both(&onnx__model_proto__descriptor, &model);
+  CHECK(r.fast != NULL && r.ref != NULL);
+  CHECK(pb_message_equal(r.fast, r.ref));
+  release(&r);
+}
+
+/* covers: MODEL-DECODE */
+static void test_packed_and_unpacked_repeated_scalars(void) {
+  buf t = {{0}, 0}, packed = {{0}, 0};
+  put_varint(&packed, 2);
+  put_varint(&packed, 300);
+  put_bytes(&t, 1, packed.b, packed.n); /* dims, packed */
+  put_int(&t, 1, 5);                    /* and one more, unpacked */
+  put_int(&t, 2, UINT64_MAX);           /* data_type -1: 10 bytes; int32 keeps the low bits */
+  put_fixed32(&t, 4, 0x3f800000u);      /* float_data 1.0, unpacked */
+  put_fixed32(&t, 4, 0x40000000u);      /* 2.0 */
+  put_str(&t, 8, "t");
+  put_bytes(&t, 9, "", 0);              /* empty raw_data */
+  both r = decode_both(&onnx__tensor_proto__descriptor, &t);
+  CHECK(r.fast != NULL && r.ref != NULL);
+  CHECK(pb_message_equal(r.fast, r.ref));
+  const Onnx__TensorProto *tp = (const Onnx__TensorProto *)r.fast;
+  if (tp != NULL) {
+    CHECK_DIMS(tp->dims, tp->n_dims, 2, 300, 5);
+    CHECK(tp->has_data_type);
+    CHECK_I64(tp->data_type, -1);
+    CHECK_I64(tp->n_float_data, 2);
+    CHECK(tp->n_float_data == 2 && tp->float_data[0] == 1.0f && tp->float_data[1] == 2.0f);
+    CHECK(tp->has_raw_data);
+    CHECK_I64(tp->raw_data.len, 0);
+  }
+  release(&r);
+}
+
+/* Encodings the fast path leaves to protobuf-c: it returns NULL, and what
+ * protobuf-c makes of them is protobuf-c's ruling (ref_ok says whether it
+ * accepts them). */
+static void check_declined(const ProtobufCMessageDescriptor *d, const buf *in, int ref_ok) {
+  both r = decode_both(d, in);
+  CHECK(r.fast == NULL);
+  CHECK_I64(r.ref != NULL, ref_ok);
+  release(&r);
+}
+
+/* covers: MODEL-DECODE */
+static void test_unusual_encodings_go_to_protobuf_c(void) {
+  buf b = {{0}, 0}, g = {{0}, 0};
+  put_str(&g, 2, "g");
+  /* A singular message given twice (protobuf-c merges the two). */
+  put_msg(&b, 7, &g);
+  put_msg(&b, 7, &g);
+  check_declined(&onnx__model_proto__descriptor, &b, 1);
+  /* A singular scalar given twice (the last one wins). */
+  b.n = 0;
+  put_int(&b, 1, 7);
+  put_int(&b, 1, 8);
+  check_declined(&onnx__model_proto__descriptor, &b, 1);
+  /* Two members of a oneof (the last one wins). */
+  b.n = 0;
+  put_int(&b, 1, 4);
+  put_str(&b, 2, "N");
+  check_declined(&onnx__tensor_shape_proto__dimension__descriptor, &b, 1);
+  /* A tag in 6 bytes (protobuf-c reads at most 5). */
+  b.n = 0;
+  const uint8_t long_tag[] = {0x88, 0x80, 0x80, 0x80, 0x80, 0x00, 0x01};
+  for (size_t i = 0; i < sizeof long_tag; i++) put_byte(&b, long_tag[i]);
+  check_declined(&onnx__model_proto__descriptor, &b, 0);
+  /* Malformed: a cut varint, field number 0, a wrong wire type, a length
+   * past the end, a group. */
+  b.n = 0;
+  put_byte(&b, 0x08);
+  put_byte(&b, 0x80);
+  check_declined(&onnx__model_proto__descriptor, &b, 0);
+  b.n = 0;
+  put_int(&b, 0, 1);
+  check_declined(&onnx__model_proto__descriptor, &b, 0);
+  b.n = 0;
+  put_str(&b, 1, "8");
+  check_declined(&onnx__model_proto__descriptor, &b, 0);
+  b.n = 0;
+  put_tag(&b, 2, 2);
+  put_varint(&b, 10);
+  put_byte(&b, 'a');
+  check_declined(&onnx__model_proto__descriptor, &b, 0);
+  b.n = 0;
+  put_tag(&b, 60, 3);
+  put_tag(&b, 60, 4);
+  both r = decode_both(&onnx__model_proto__descriptor, &b);
+  CHECK(r.fast == NULL);
+  release(&r);
+}
+
+/* covers: MODEL-DECODE */
+static void test_loader_falls_back_to_protobuf_c(void) {
+  /* The graph's name given twice: protobuf-c takes the last; the model
+   * loads either way. */
+  buf extra = {{0}, 0};
+  put_str(&extra, 2, "h");
+  buf model = {{0}, 0};
+  small_model(&model, &extra);
+  onnxshape__arena *a = onnxshape__arena_new();
+  CHECK(a != NULL && onnxshape__pb_fast_decode(&onnx__model_proto__descriptor, model.b, model.n,
+                                               a) == NULL);
+  onnxshape__arena_release(a);
+  onnxshape_model *m = NULL;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  CHECK_STATUS(onnxshape_model_parse(model.b, model.n, NULL, &m, &d), ONNXSHAPE_OK);
+  CHECK_STR(onnxshape_model_input_name(m, 0), "x");
+  CHECK_STR(onnxshape_model_output_name(m, 0), "y");
+  onnxshape_model_free(m);
+  /* Malformed bytes: the loader's error. */
+  model.n -= 3;
+  CHECK_STATUS(onnxshape_model_parse(model.b, model.n, NULL, &m, &d), ONNXSHAPE_ERR_MALFORMED);
+  CHECK_STR(d.message, "not a valid ONNX model (protobuf decoding failed)");
+}
+
+/* covers: MODEL-DECODE */
+static void test_arena(void) {
+  onnxshape__arena *a = onnxshape__arena_new();
+  CHECK(a != NULL);
+  if (a == NULL) return;
+  /* Small blocks, then one larger than any block: all distinct, aligned and
+   * writable (ASan and valgrind see any overlap or overrun). */
+  unsigned char *p[64];
+  for (int i = 0; i < 64; i++) {
+    p[i] = onnxshape__arena_alloc(a, (size_t)(i * 37 + 1));
+    CHECK(p[i] != NULL && (uintptr_t)p[i] % ONNXSHAPE__ARENA_ALIGN == 0);
+    if (p[i] != NULL) memset(p[i], i, (size_t)(i * 37 + 1));
+  }
+  for (int i = 0; i < 64; i++) CHECK(p[i] != NULL && p[i][i * 37] == (unsigned char)i);
+  unsigned char *big = onnxshape__arena_alloc(a, 100000);
+  CHECK(big != NULL);
+  if (big != NULL) memset(big, 1, 100000);
+  CHECK(onnxshape__arena_alloc(a, SIZE_MAX) == NULL);
+  CHECK(onnxshape__arena_alloc(a, SIZE_MAX / 2 + 1) == NULL);
+  onnxshape__arena_release(a);
+  onnxshape__arena_release(NULL);
+}
+
+int main(void) {
+  static const h_test tests[] = {
+      TEST_ENTRY(test_plain_model_decodes_as_protobuf_c),
+      TEST_ENTRY(test_unknown_fields_are_skipped),
+      TEST_ENTRY(test_packed_and_unpacked_repeated_scalars),
+      TEST_ENTRY(test_unusual_encodings_go_to_protobuf_c),
+      TEST_ENTRY(test_loader_falls_back_to_protobuf_c),
+      TEST_ENTRY(test_arena),
+  };
+  return h_run(tests, sizeof tests / sizeof tests[0]);
+}
