@@ -174,7 +174,8 @@ static onnxshape_status load_opset(onnxshape_model *m, const Onnx__ModelProto *m
 
 static long find_slot(const onnxshape_model *m, const char *name) {
   for (size_t i = 0; i < m->n_slots; i++) {
-    if (strcmp(m->slots[i].name, name) == 0) return (long)i;
+    const char *s = m->slots[i].name;
+    if (s[0] == name[0] && strcmp(s, name) == 0) return (long)i; /* most differ at once */
   }
   return -1;
 }

@@ -31,6 +31,12 @@
 #define MAX_DEPTH 16    /* nesting; the subset nests 7 deep */
 #define MAX_REC 64      /* fields recorded per message by pass 1 */
 
+#if defined(__GNUC__)
+#define HOT_INLINE inline __attribute__((always_inline))
+#else
+#define HOT_INLINE inline
+#endif
+
 enum { WIRE_VARINT = 0, WIRE_64 = 1, WIRE_LEN = 2, WIRE_32 = 5 };
 
 /* How a field is stored in the C struct. */
@@ -40,7 +46,8 @@ typedef struct msg_info msg_info;
 
 typedef struct field_info {
   uint8_t kind, wire;   /* storage kind; wire type of one value */
-  uint8_t repeated, oneof, has_flag;
+  uint8_t repeated, has_flag;
+  uint32_t oneof_bit;   /* the field's oneof, as one bit per oneof of its message; 0: none */
   uint8_t elem;         /* bytes of one array element */
   uint32_t id;
   size_t offset, qoffset;
@@ -182,8 +189,18 @@ static const msg_info *build(tables *t, const ProtobufCMessageDescriptor *d) {
     mi->by_number[fd->id] = (uint8_t)(i + 1);
     fi->id = fd->id;
     fi->repeated = fd->label == PROTOBUF_C_LABEL_REPEATED;
-    fi->oneof = (fd->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) != 0;
-    fi->has_flag = !fi->repeated && !fi->oneof && fd->quantifier_offset != 0;
+    fi->oneof_bit = 0;
+    if (fd->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) {
+      /* Members of one oneof share its case field (quantifier_offset): the
+       * first member met gives the group its bit. */
+      for (unsigned k = 0; k < i && fi->oneof_bit == 0; k++) {
+        if (mi->f[k].oneof_bit != 0 && d->fields[k].quantifier_offset == fd->quantifier_offset) {
+          fi->oneof_bit = mi->f[k].oneof_bit;
+        }
+      }
+      if (fi->oneof_bit == 0) fi->oneof_bit = (uint32_t)1u << i;
+    }
+    fi->has_flag = !fi->repeated && fi->oneof_bit == 0 && fd->quantifier_offset != 0;
     fi->offset = fd->offset;
     fi->qoffset = fd->quantifier_offset;
   }
@@ -208,7 +225,7 @@ static void build_all(void) {
 /* ---- wire ------------------------------------------------------------ */
 
 /* Reads a varint of at most 10 bytes; 0 when it is cut off or longer. */
-static inline int read_varint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
+static HOT_INLINE int read_varint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
   const uint8_t *q = *p;
   if (q < end && *q < 0x80) { /* one byte: most tags, lengths and values */
     *v = *q;
@@ -265,41 +282,59 @@ static int packed_count(unsigned wire, const uint8_t *b, size_t len, size_t *cou
  * to it. */
 #define MAX_PREFIX_BYTES 5
 
-static inline int next_field(const msg_info *mi, const uint8_t **p, const uint8_t *end, rec *r) {
-  uint64_t tag;
+/* A varint prefix (tag or length) of at most MAX_PREFIX_BYTES. */
+static inline int read_prefix(const uint8_t **p, const uint8_t *end, uint64_t *v) {
   const uint8_t *start = *p;
-  if (!read_varint(p, end, &tag) || *p - start > MAX_PREFIX_BYTES || tag > UINT32_MAX ||
-      (tag >> 3) == 0) {
+  return read_varint(p, end, v) && *p - start <= MAX_PREFIX_BYTES;
+}
+
+static HOT_INLINE int next_field(const msg_info *mi, const uint8_t **p, const uint8_t *end, rec *r) {
+  uint64_t tag;
+  const uint8_t *q = *p;
+  if (q < end && *q < 0x80) { /* a one-byte tag: fields 1 to 15 */
+    tag = *q++;
+  } else if (!read_prefix(&q, end, &tag)) {
     return 0;
   }
+  /* At most 5 bytes: the number fits 32 bits, as protobuf-c reads it. */
   uint64_t number = tag >> 3;
+  if (number == 0) return 0;
   unsigned idx = number < MAX_NUMBER ? mi->by_number[number] : 0;
-  r->field = idx != 0 ? (uint8_t)(idx - 1) : 0xff;
+  r->field = (uint8_t)(idx - 1u); /* 0xff when unknown */
   r->wire = (uint8_t)(tag & 7u);
   switch (r->wire) {
     case WIRE_VARINT:
-      r->at = *p;
-      return read_varint(p, end, &r->v);
+      r->at = q;
+      if (q < end && *q < 0x80) {
+        r->v = *q++;
+      } else if (!read_varint(&q, end, &r->v)) {
+        return 0;
+      }
+      break;
     case WIRE_64:
     case WIRE_32: {
       size_t size = r->wire == WIRE_32 ? 4u : 8u;
-      if ((size_t)(end - *p) < size) return 0;
-      r->at = *p;
+      if ((size_t)(end - q) < size) return 0;
+      r->at = q;
       r->v = size;
-      *p += size;
-      return 1;
+      q += size;
+      break;
     }
     case WIRE_LEN:
-      start = *p;
-      if (!read_varint(p, end, &r->v) || *p - start > MAX_PREFIX_BYTES || r->v > INT_MAX ||
-          r->v > (uint64_t)(end - *p)) {
+      if (q < end && *q < 0x80) {
+        r->v = *q++;
+      } else if (!read_prefix(&q, end, &r->v) || r->v > INT_MAX) {
         return 0;
       }
-      r->at = *p;
-      *p += r->v;
-      return 1;
+      if (r->v > (uint64_t)(end - q)) return 0;
+      r->at = q;
+      q += r->v;
+      break;
+    default:
+      return 0; /* groups (3, 4) and wire types 6, 7 */
   }
-  return 0;
+  *p = q;
+  return 1;
 }
 
 /* ---- pass 2 ------------------------------------------------------------ */
@@ -318,12 +353,6 @@ static inline void *alloc(onnxshape__arena *a, size_t n) {
 
 static ProtobufCMessage *decode(const msg_info *mi, const uint8_t *b, size_t len,
                                 onnxshape__arena *a, unsigned depth);
-
-#if defined(__GNUC__)
-#define HOT_INLINE inline __attribute__((always_inline))
-#else
-#define HOT_INLINE inline
-#endif
 
 /* Stores one value of kind fi->kind (the varint v, or the bytes at) at dst;
  * 0 when out of memory or a sub-message declines. */
@@ -411,10 +440,8 @@ static ProtobufCMessage *decode(const msg_info *mi, const uint8_t *b, size_t len
    * run of a repeated scalar), no singular field or oneof comes twice.
    * Singular fields are stored at once; repeated ones are counted, and
    * recorded for pass 2. */
-  uint32_t seen = 0, repeated = 0;
+  uint32_t seen = 0, repeated = 0, oneofs = 0;
   size_t counts[MAX_FIELDS];
-  size_t oneof_at[MAX_FIELDS];
-  unsigned n_oneofs = 0;
   rec recs[MAX_REC];
   size_t n_rec = 0;
   const uint8_t *p = b, *end = b + len;
@@ -427,11 +454,9 @@ static ProtobufCMessage *decode(const msg_info *mi, const uint8_t *b, size_t len
     if (!fi->repeated) {
       if ((seen & bit) != 0 || r.wire != fi->wire) return NULL;
       seen |= bit;
-      if (fi->oneof) {
-        for (unsigned k = 0; k < n_oneofs; k++) {
-          if (oneof_at[k] == fi->qoffset) return NULL;
-        }
-        oneof_at[n_oneofs++] = fi->qoffset;
+      if (fi->oneof_bit != 0) {
+        if ((oneofs & fi->oneof_bit) != 0) return NULL; /* a second member */
+        oneofs |= fi->oneof_bit;
         uint32_t id = fi->id;
         memcpy(base + fi->qoffset, &id, sizeof id);
       } else if (fi->has_flag) {
