@@ -3,33 +3,31 @@
  * front of protobuf-c (see pbfast.h for the contract).
  *
  * protobuf-c's generic unpack spent about 115 instructions per byte of a
- * small model (13,500 of the 23,000 of a whole load and run). This decoder
- * reads the same generated descriptors once, into compact tables (a field
- * number -> field map and each field's kind, offsets and wire type), and
- * decodes each message in one pass over its fields, checking each and
- * storing the singular ones at once; repeated fields are counted and
- * recorded, then each array is allocated once at its final size and filled.
- * All of it comes from an arena (pbfast.h) released with the model.
+ * small model (13,500 of the 23,500 of a whole load and run). Here each
+ * message of src/onnx/onnx_subset.proto has its own decoder: a switch on the
+ * field number whose cases (one line per field, below) check the wire type
+ * and store into the protobuf-c struct. A message is read once; repeated
+ * fields are counted into their n_ member on the way, and when there are
+ * any, each array is allocated once at its final size and a second pass
+ * fills it. Everything comes from the model's arena (arena.h).
  *
- * It declines (returns NULL) on anything it does not handle exactly as
+ * It declines (returns NULL) on anything it does not decode exactly as
  * protobuf-c does, so that protobuf-c, not this code, decides every unusual
- * case (pbfast.h lists them). tests/test_pbfast.c and fuzz/fuzz_pbfast.c
- * check that whatever it accepts, protobuf-c decodes to the same values. */
+ * case (pbfast.h lists them). tests/test_pbfast.c packs every field of
+ * every message with protobuf-c (so a field missing or misplaced below
+ * fails it), and with fuzz/fuzz_pbfast.c checks that whatever this decoder
+ * accepts, protobuf-c decodes to the same values. */
 #include "pbfast.h"
+
+#include <limits.h>
+#include <string.h>
 
 #include "onnx_subset.pb-c.h"
 
-#include <limits.h>
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define MAX_FIELDS 32   /* per message; the subset's largest has 20 */
-#define MAX_NUMBER 64   /* field numbers mapped directly; the subset's largest is 25 */
-#define MAX_MESSAGES 24 /* message types reachable from one root; the subset has 13 */
-#define MAX_DEPTH 16    /* nesting; the subset nests 7 deep */
-#define MAX_REC 64      /* fields recorded per message by pass 1 */
+#define MAX_DEPTH 16 /* nesting; the subset nests 7 deep */
+/* protobuf-c reads a tag, and the length of a length-delimited value, in at
+ * most 5 bytes, and takes no length past INT_MAX. */
+#define MAX_PREFIX_BYTES 5
 
 #if defined(__GNUC__)
 #define HOT_INLINE inline __attribute__((always_inline))
@@ -39,190 +37,7 @@
 
 enum { WIRE_VARINT = 0, WIRE_64 = 1, WIRE_LEN = 2, WIRE_32 = 5 };
 
-/* How a field is stored in the C struct. */
-enum { K_I32, K_I64, K_F32, K_F64, K_STRING, K_BYTES, K_MESSAGE };
-
-typedef struct msg_info msg_info;
-
-typedef struct field_info {
-  uint8_t kind, wire;   /* storage kind; wire type of one value */
-  uint8_t repeated, has_flag;
-  uint32_t oneof_bit;   /* the field's oneof, as one bit per oneof of its message; 0: none */
-  uint8_t elem;         /* bytes of one array element */
-  uint32_t id;
-  size_t offset, qoffset;
-  const msg_info *sub;  /* for K_MESSAGE */
-} field_info;
-
-struct msg_info {
-  const ProtobufCMessageDescriptor *desc;
-  unsigned n_fields;
-  uint8_t by_number[MAX_NUMBER]; /* field index + 1, 0 for none */
-  field_info f[MAX_FIELDS];
-};
-
-/* ---- the arena ---------------------------------------------------------- */
-
-#define ARENA_HEAD \
-  ((sizeof(onnxshape__arena) + ONNXSHAPE__ARENA_ALIGN - 1) / ONNXSHAPE__ARENA_ALIGN * \
-   ONNXSHAPE__ARENA_ALIGN)
-#define ARENA_FIRST 8192u /* a small model, decoded and loaded, fits */
-#define ARENA_BLOCK 16384u
-
-static void *arena_pc_alloc(void *ctx, size_t size) {
-  return onnxshape__arena_alloc(ctx, size);
-}
-
-static void arena_pc_free(void *ctx, void *p) { /* released with the arena */
-  (void)ctx;
-  (void)p;
-}
-
-/* One released arena (header and first block) kept for the next: loading
- * small models one after another then costs no malloc and free. At most one
- * is held, process-wide, and a destructor frees it at exit (without one,
- * nothing is kept). */
-static _Atomic(unsigned char *) spare;
-
-#if defined(__GNUC__)
-#define KEEP_SPARE 1
-__attribute__((destructor)) static void drop_spare(void) {
-  free(atomic_exchange(&spare, NULL));
-}
-#else
-#define KEEP_SPARE 0
-#endif
-
-onnxshape__arena *onnxshape__arena_new(void) {
-  unsigned char *mem = atomic_exchange(&spare, NULL);
-  if (mem == NULL) mem = malloc(ARENA_HEAD + ARENA_FIRST);
-  if (mem == NULL) return NULL;
-  onnxshape__arena *a = (onnxshape__arena *)(void *)mem;
-  a->allocator.alloc = arena_pc_alloc;
-  a->allocator.free = arena_pc_free;
-  a->allocator.allocator_data = a;
-  a->cur = mem + ARENA_HEAD;
-  a->end = a->cur + ARENA_FIRST;
-  a->blocks = NULL;
-  return a;
-}
-
-void *onnxshape__arena_grow(onnxshape__arena *a, size_t size) {
-  size_t cap = size > ARENA_BLOCK ? size : ARENA_BLOCK;
-  onnxshape__arena_block *b = malloc(sizeof *b + cap);
-  if (b == NULL) return NULL;
-  b->next = a->blocks;
-  a->blocks = b;
-  a->cur = b->data + size;
-  a->end = b->data + cap;
-  return b->data;
-}
-
-void onnxshape__arena_release(onnxshape__arena *a) {
-  if (a == NULL) return;
-  for (onnxshape__arena_block *b = a->blocks, *next; b != NULL; b = next) {
-    next = b->next;
-    free(b);
-  }
-  unsigned char *none = NULL;
-  if (KEEP_SPARE && atomic_compare_exchange_strong(&spare, &none, (unsigned char *)a)) return;
-  free(a);
-}
-
-/* ---- tables ---------------------------------------------------------- */
-
-typedef struct tables {
-  int ok; /* 0: some message is outside what the tables describe */
-  unsigned n;
-  msg_info msgs[MAX_MESSAGES];
-} tables;
-
-static tables the_tables;
-
-static int field_kind(const ProtobufCFieldDescriptor *fd, field_info *fi) {
-  switch (fd->type) {
-    case PROTOBUF_C_TYPE_INT32:
-    case PROTOBUF_C_TYPE_ENUM:
-      fi->kind = K_I32, fi->wire = WIRE_VARINT, fi->elem = 4;
-      return 1;
-    case PROTOBUF_C_TYPE_INT64:
-    case PROTOBUF_C_TYPE_UINT64:
-      fi->kind = K_I64, fi->wire = WIRE_VARINT, fi->elem = 8;
-      return 1;
-    case PROTOBUF_C_TYPE_FLOAT:
-      fi->kind = K_F32, fi->wire = WIRE_32, fi->elem = 4;
-      return 1;
-    case PROTOBUF_C_TYPE_DOUBLE:
-      fi->kind = K_F64, fi->wire = WIRE_64, fi->elem = 8;
-      return 1;
-    case PROTOBUF_C_TYPE_STRING:
-      fi->kind = K_STRING, fi->wire = WIRE_LEN, fi->elem = sizeof(char *);
-      return 1;
-    case PROTOBUF_C_TYPE_BYTES:
-      fi->kind = K_BYTES, fi->wire = WIRE_LEN, fi->elem = sizeof(ProtobufCBinaryData);
-      return 1;
-    case PROTOBUF_C_TYPE_MESSAGE:
-      fi->kind = K_MESSAGE, fi->wire = WIRE_LEN, fi->elem = sizeof(void *);
-      return 1;
-    default:
-      return 0; /* sint, fixed, bool, uint32: not in the subset */
-  }
-}
-
-/* The table of descriptor d, built (with those of its message fields) on
- * first sight; NULL when d is outside what the tables can describe. */
-static const msg_info *build(tables *t, const ProtobufCMessageDescriptor *d) {
-  for (unsigned k = 0; k < t->n; k++) {
-    if (t->msgs[k].desc == d) return &t->msgs[k];
-  }
-  if (t->n == MAX_MESSAGES || d->n_fields > MAX_FIELDS) return NULL;
-  msg_info *mi = &t->msgs[t->n++];
-  mi->desc = d;
-  mi->n_fields = d->n_fields;
-  for (unsigned i = 0; i < d->n_fields; i++) {
-    const ProtobufCFieldDescriptor *fd = &d->fields[i];
-    field_info *fi = &mi->f[i];
-    if (!field_kind(fd, fi) || fd->id == 0 || fd->id >= MAX_NUMBER ||
-        mi->by_number[fd->id] != 0 || fd->label == PROTOBUF_C_LABEL_NONE) {
-      return NULL;
-    }
-    mi->by_number[fd->id] = (uint8_t)(i + 1);
-    fi->id = fd->id;
-    fi->repeated = fd->label == PROTOBUF_C_LABEL_REPEATED;
-    fi->oneof_bit = 0;
-    if (fd->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) {
-      /* Members of one oneof share its case field (quantifier_offset): the
-       * first member met gives the group its bit. */
-      for (unsigned k = 0; k < i && fi->oneof_bit == 0; k++) {
-        if (mi->f[k].oneof_bit != 0 && d->fields[k].quantifier_offset == fd->quantifier_offset) {
-          fi->oneof_bit = mi->f[k].oneof_bit;
-        }
-      }
-      if (fi->oneof_bit == 0) fi->oneof_bit = (uint32_t)1u << i;
-    }
-    fi->has_flag = !fi->repeated && fi->oneof_bit == 0 && fd->quantifier_offset != 0;
-    fi->offset = fd->offset;
-    fi->qoffset = fd->quantifier_offset;
-  }
-  for (unsigned i = 0; i < d->n_fields; i++) {
-    if (mi->f[i].kind != K_MESSAGE) continue;
-    mi->f[i].sub = build(t, d->fields[i].descriptor);
-    if (mi->f[i].sub == NULL) return NULL;
-  }
-  return mi;
-}
-
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-/* The messages decoded from files: models and tensors (and all they hold);
- * message_init() leaves every field at its default, which the decoder then
- * overwrites only where the wire has a value. */
-static void build_all(void) {
-  the_tables.ok = build(&the_tables, &onnx__model_proto__descriptor) != NULL &&
-                  build(&the_tables, &onnx__tensor_proto__descriptor) != NULL;
-}
-
-/* ---- wire ------------------------------------------------------------ */
+/* ---- the wire --------------------------------------------------------------- */
 
 /* Reads a varint of at most 10 bytes; 0 when it is cut off or longer. */
 static HOT_INLINE int read_varint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
@@ -247,97 +62,56 @@ static HOT_INLINE int read_varint(const uint8_t **p, const uint8_t *end, uint64_
   return 0;
 }
 
-/* Where pass 1 found a value: its field, wire type and either the varint
- * or the bytes [at, at + len). */
-typedef struct rec {
-  const uint8_t *at;
-  uint64_t v; /* the varint, or the length */
-  uint8_t field, wire;
-} rec;
-
-/* Counts the values of a packed payload; 0 when it does not divide into
- * whole values (protobuf-c decides those). */
-static int packed_count(unsigned wire, const uint8_t *b, size_t len, size_t *count) {
-  if (wire != WIRE_VARINT) {
-    size_t size = wire == WIRE_32 ? 4u : 8u;
-    if (len % size != 0) return 0;
-    *count = len / size;
-    return 1;
-  }
-  size_t n = 0;
-  const uint8_t *p = b, *end = b + len;
-  while (p < end) {
-    uint64_t v;
-    if (!read_varint(&p, end, &v)) return 0;
-    n++;
-  }
-  *count = n;
-  return 1;
-}
-
-/* Reads the field at *p into *r (field index in info, or 0xff when the
- * number is unknown). 0 when malformed or a group (wire 3, 4). */
-/* protobuf-c reads a tag, and the length of a length-delimited value, in
- * at most 5 bytes, and takes no length past INT_MAX: longer ones are left
- * to it. */
-#define MAX_PREFIX_BYTES 5
-
-/* A varint prefix (tag or length) of at most MAX_PREFIX_BYTES. */
-static inline int read_prefix(const uint8_t **p, const uint8_t *end, uint64_t *v) {
+static HOT_INLINE int read_prefix(const uint8_t **p, const uint8_t *end, uint64_t *v) {
   const uint8_t *start = *p;
   return read_varint(p, end, v) && *p - start <= MAX_PREFIX_BYTES;
 }
 
-static HOT_INLINE int next_field(const msg_info *mi, const uint8_t **p, const uint8_t *end, rec *r) {
+/* One field on the wire: its number and wire type, and either its varint
+ * (v) or its bytes [at, at + v). */
+typedef struct field {
+  uint64_t number;
+  unsigned wire;
+  uint64_t v;
+  const uint8_t *at;
+} field;
+
+/* Reads the field at *p; 0 when it is malformed, number 0 or a group. A tag
+ * of at most 5 bytes holds a number below 2^32, as protobuf-c reads it. */
+static HOT_INLINE int read_field(const uint8_t **p, const uint8_t *end, field *f) {
   uint64_t tag;
   const uint8_t *q = *p;
-  if (q < end && *q < 0x80) { /* a one-byte tag: fields 1 to 15 */
+  if (*q < 0x80) { /* the caller checked q < end */
     tag = *q++;
   } else if (!read_prefix(&q, end, &tag)) {
     return 0;
   }
-  /* At most 5 bytes: the number fits 32 bits, as protobuf-c reads it. */
-  uint64_t number = tag >> 3;
-  if (number == 0) return 0;
-  unsigned idx = number < MAX_NUMBER ? mi->by_number[number] : 0;
-  r->field = (uint8_t)(idx - 1u); /* 0xff when unknown */
-  r->wire = (uint8_t)(tag & 7u);
-  switch (r->wire) {
+  f->number = tag >> 3;
+  f->wire = (unsigned)(tag & 7u);
+  f->at = q;
+  switch (f->wire) {
     case WIRE_VARINT:
-      r->at = q;
-      if (q < end && *q < 0x80) {
-        r->v = *q++;
-      } else if (!read_varint(&q, end, &r->v)) {
-        return 0;
-      }
+      if (!read_varint(&q, end, &f->v)) return 0;
       break;
     case WIRE_64:
-    case WIRE_32: {
-      size_t size = r->wire == WIRE_32 ? 4u : 8u;
-      if ((size_t)(end - q) < size) return 0;
-      r->at = q;
-      r->v = size;
-      q += size;
+    case WIRE_32:
+      f->v = f->wire == WIRE_32 ? 4u : 8u;
+      if ((uint64_t)(end - q) < f->v) return 0;
+      q += f->v;
       break;
-    }
     case WIRE_LEN:
-      if (q < end && *q < 0x80) {
-        r->v = *q++;
-      } else if (!read_prefix(&q, end, &r->v) || r->v > INT_MAX) {
+      if (!read_prefix(&q, end, &f->v) || f->v > INT_MAX || f->v > (uint64_t)(end - q)) {
         return 0;
       }
-      if (r->v > (uint64_t)(end - q)) return 0;
-      r->at = q;
-      q += r->v;
+      f->at = q;
+      q += f->v;
       break;
     default:
       return 0; /* groups (3, 4) and wire types 6, 7 */
   }
   *p = q;
-  return 1;
+  return f->number != 0;
 }
-
-/* ---- pass 2 ------------------------------------------------------------ */
 
 static uint32_t le32(const uint8_t *b) {
   return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
@@ -347,184 +121,538 @@ static uint64_t le64(const uint8_t *b) {
   return (uint64_t)le32(b) | (uint64_t)le32(b + 4) << 32;
 }
 
-static inline void *alloc(onnxshape__arena *a, size_t n) {
+/* ---- values ----------------------------------------------------------------- */
+
+static HOT_INLINE void *alloc(onnxshape__arena *a, size_t n) {
   return onnxshape__arena_alloc(a, n > 0 ? n : 1);
 }
 
-static ProtobufCMessage *decode(const msg_info *mi, const uint8_t *b, size_t len,
-                                onnxshape__arena *a, unsigned depth);
-
-/* Stores one value of kind fi->kind (the varint v, or the bytes at) at dst;
- * 0 when out of memory or a sub-message declines. */
-static HOT_INLINE int store(const field_info *fi, const uint8_t *at, uint64_t v,
-                            onnxshape__arena *a, unsigned depth, char *dst) {
-  switch (fi->kind) {
-    case K_I32: {
-      int32_t x = (int32_t)(uint32_t)(v & 0xffffffffu); /* protobuf-c keeps the low 32 bits */
-      memcpy(dst, &x, sizeof x);
-      return 1;
-    }
-    case K_I64:
-      memcpy(dst, &v, sizeof v);
-      return 1;
-    case K_F32: {
-      uint32_t x = le32(at);
-      memcpy(dst, &x, sizeof x);
-      return 1;
-    }
-    case K_F64: {
-      uint64_t x = le64(at);
-      memcpy(dst, &x, sizeof x);
-      return 1;
-    }
-    case K_STRING: { /* a NUL-terminated copy, as protobuf-c makes */
-      char *s = alloc(a, (size_t)v + 1);
-      if (s == NULL) return 0;
-      memcpy(s, at, (size_t)v);
-      s[v] = '\0';
-      memcpy(dst, &s, sizeof s);
-      return 1;
-    }
-    case K_BYTES: { /* a copy; empty bytes get no buffer */
-      ProtobufCBinaryData bd = {(size_t)v, NULL};
-      if (v > 0) {
-        bd.data = alloc(a, (size_t)v);
-        if (bd.data == NULL) return 0;
-        memcpy(bd.data, at, (size_t)v);
-      }
-      memcpy(dst, &bd, sizeof bd);
-      return 1;
-    }
-    default: {
-      ProtobufCMessage *m = decode(fi->sub, at, (size_t)v, a, depth + 1);
-      if (m == NULL) return 0;
-      memcpy(dst, &m, sizeof m);
-      return 1;
-    }
-  }
+/* A NUL-terminated copy, as protobuf-c makes of a string. */
+static HOT_INLINE char *copy_string(onnxshape__arena *a, const field *f) {
+  char *s = alloc(a, (size_t)f->v + 1);
+  if (s == NULL) return NULL;
+  memcpy(s, f->at, (size_t)f->v);
+  s[f->v] = '\0';
+  return s;
 }
 
-/* Stores the value(s) of a repeated field found at r, from index *filled
- * of its array on. */
-static int store_repeated(const field_info *fi, const rec *r, char *base, size_t *filled,
-                          onnxshape__arena *a, unsigned depth) {
-  char *arr;
-  memcpy(&arr, base + fi->offset, sizeof arr);
-  if (r->wire == fi->wire) return store(fi, r->at, r->v, a, depth, arr + (*filled)++ * fi->elem);
-  /* A packed run of scalars (pass 1 checked it divides into whole values). */
-  const uint8_t *q = r->at, *end = r->at + r->v;
-  while (q < end) {
-    uint64_t v = 0;
-    const uint8_t *at = q;
-    if (fi->wire == WIRE_VARINT) {
-      (void)read_varint(&q, end, &v);
-    } else {
-      q += fi->wire == WIRE_32 ? 4 : 8;
-    }
-    (void)store(fi, at, v, a, depth, arr + (*filled)++ * fi->elem);
+/* A copy of bytes; empty bytes get no buffer, as with protobuf-c. */
+static HOT_INLINE int copy_bytes(onnxshape__arena *a, const field *f, ProtobufCBinaryData *out) {
+  out->len = (size_t)f->v;
+  out->data = NULL;
+  if (f->v == 0) return 1;
+  out->data = alloc(a, (size_t)f->v);
+  if (out->data == NULL) return 0;
+  memcpy(out->data, f->at, (size_t)f->v);
+  return 1;
+}
+
+/* int32 and enum fields keep the low 32 bits of the varint (protobuf-c's
+ * parse_int32); stored through memcpy since enums are 32-bit here. */
+static HOT_INLINE void store32(void *dst, uint64_t v) {
+  uint32_t x = (uint32_t)(v & 0xffffffffu);
+  memcpy(dst, &x, sizeof x);
+}
+
+/* Marks field `bit` as seen; 0 when it already was (a singular field, or a
+ * oneof, given twice: protobuf-c's ruling). */
+static HOT_INLINE int once(uint32_t *seen, unsigned bit) {
+  uint32_t b = (uint32_t)1u << bit;
+  if (*seen & b) return 0;
+  *seen |= b;
+  return 1;
+}
+
+/* The values in a repeated scalar field: one value of wire type `wire`, or
+ * a packed run of them; 0 when it is neither (or the run does not divide
+ * into whole values). */
+static HOT_INLINE int count_values(const field *f, unsigned wire, size_t *n) {
+  if (f->wire == wire) {
+    (*n)++;
+    return 1;
+  }
+  if (f->wire != WIRE_LEN) return 0;
+  if (wire != WIRE_VARINT) {
+    size_t size = wire == WIRE_32 ? 4u : 8u;
+    if (f->v % size != 0) return 0;
+    *n += (size_t)f->v / size;
+    return 1;
+  }
+  const uint8_t *p = f->at, *end = f->at + f->v;
+  while (p < end) {
+    uint64_t v;
+    if (!read_varint(&p, end, &v)) return 0;
+    (*n)++;
   }
   return 1;
 }
 
-/* ---- messages ---------------------------------------------------------- */
-
-static ProtobufCMessage *decode(const msg_info *mi, const uint8_t *b, size_t len,
-                                onnxshape__arena *a, unsigned depth) {
-  if (depth > MAX_DEPTH) return NULL;
-  const ProtobufCMessageDescriptor *d = mi->desc;
-  ProtobufCMessage *m = alloc(a, d->sizeof_message);
-  if (m == NULL) return NULL;
-  d->message_init(m);
-  char *base = (char *)m;
-  /* Pass 1: every field is well formed and of its wire type (or a packed
-   * run of a repeated scalar), no singular field or oneof comes twice.
-   * Singular fields are stored at once; repeated ones are counted, and
-   * recorded for pass 2. */
-  uint32_t seen = 0, repeated = 0, oneofs = 0;
-  size_t counts[MAX_FIELDS];
-  rec recs[MAX_REC];
-  size_t n_rec = 0;
-  const uint8_t *p = b, *end = b + len;
-  while (p < end) {
-    rec r;
-    if (!next_field(mi, &p, end, &r)) return NULL;
-    if (r.field == 0xff) continue; /* unknown: skipped (protobuf-c keeps it aside) */
-    const field_info *fi = &mi->f[r.field];
-    uint32_t bit = (uint32_t)1u << r.field;
-    if (!fi->repeated) {
-      if ((seen & bit) != 0 || r.wire != fi->wire) return NULL;
-      seen |= bit;
-      if (fi->oneof_bit != 0) {
-        if ((oneofs & fi->oneof_bit) != 0) return NULL; /* a second member */
-        oneofs |= fi->oneof_bit;
-        uint32_t id = fi->id;
-        memcpy(base + fi->qoffset, &id, sizeof id);
-      } else if (fi->has_flag) {
-        protobuf_c_boolean yes = 1;
-        memcpy(base + fi->qoffset, &yes, sizeof yes);
-      }
-      if (!store(fi, r.at, r.v, a, depth, base + fi->offset)) return NULL;
-      continue;
-    }
-    if ((repeated & bit) == 0) {
-      repeated |= bit;
-      counts[r.field] = 0;
-    }
-    if (r.wire == fi->wire) {
-      counts[r.field]++;
-    } else if (r.wire == WIRE_LEN && fi->kind <= K_F64) {
-      size_t n;
-      if (!packed_count(fi->wire, r.at, (size_t)r.v, &n)) return NULL;
-      counts[r.field] += n;
+/* Stores the value(s) counted by count_values() into arr from index *n on;
+ * `size` is the bytes of one element (4 or 8), `wire` the wire type of one
+ * value. */
+static void fill_values(const field *f, unsigned wire, size_t size, void *arr, size_t *n) {
+  unsigned char *out = arr;
+  if (f->wire == wire) { /* one value */
+    uint64_t v = wire == WIRE_VARINT ? f->v : wire == WIRE_32 ? le32(f->at) : le64(f->at);
+    if (size == 4) {
+      store32(out + *n * 4, v);
     } else {
-      return NULL;
+      memcpy(out + *n * 8, &v, 8);
     }
-    if (n_rec < MAX_REC) recs[n_rec] = r;
-    n_rec++;
+    (*n)++;
+    return;
   }
-  if (repeated == 0) return m;
-  /* Each repeated field's array, allocated once at its final size. */
-  size_t filled[MAX_FIELDS];
-  for (unsigned i = 0, bits = repeated; bits != 0; i++, bits >>= 1) {
-    if ((bits & 1u) == 0) continue;
-    filled[i] = 0;
-    if (counts[i] == 0) continue;
-    const field_info *fi = &mi->f[i];
-    if (counts[i] > SIZE_MAX / 64) return NULL;
-    void *arr = alloc(a, counts[i] * fi->elem);
-    if (arr == NULL) return NULL;
-    memcpy(base + fi->qoffset, &counts[i], sizeof counts[i]);
-    memcpy(base + fi->offset, &arr, sizeof arr);
-  }
-  /* Pass 2: the repeated values, from the record of pass 1 or, for a
-   * message with more of them than it holds, from the bytes again. */
-  if (n_rec <= MAX_REC) {
-    for (size_t k = 0; k < n_rec; k++) {
-      const rec *r = &recs[k];
-      if (!store_repeated(&mi->f[r->field], r, base, &filled[r->field], a, depth)) return NULL;
-    }
-    return m;
-  }
-  p = b;
+  const uint8_t *p = f->at, *end = f->at + f->v; /* a packed run */
   while (p < end) {
-    rec r;
-    if (!next_field(mi, &p, end, &r)) return NULL; /* pass 1 accepted every field */
-    if (r.field == 0xff || !mi->f[r.field].repeated) continue;
-    if (!store_repeated(&mi->f[r.field], &r, base, &filled[r.field], a, depth)) return NULL;
+    uint64_t v = 0;
+    if (wire == WIRE_VARINT) {
+      (void)read_varint(&p, end, &v); /* count_values() read each one */
+    } else {
+      v = wire == WIRE_32 ? le32(p) : le64(p);
+      p += wire == WIRE_32 ? 4 : 8;
+    }
+    if (size == 4) {
+      store32(out + *n * 4, v);
+    } else {
+      memcpy(out + *n * 8, &v, 8);
+    }
+    (*n)++;
   }
+}
+
+_Static_assert(sizeof(Onnx__AttributeProto__AttributeType) == 4 &&
+                   sizeof(Onnx__TensorProto__DataLocation) == 4,
+               "enum fields are stored as 32 bits");
+
+/* ---- one decoder per message ------------------------------------------------- */
+
+#define DECODER(name, T) \
+  static T *name(const uint8_t *b, size_t len, onnxshape__arena *a, unsigned depth)
+
+/* The start of a decoder: the message, at its defaults, and the first pass. */
+#define BEGIN(T, init)                                  \
+  if (depth > MAX_DEPTH) return NULL;                   \
+  T *m = alloc(a, sizeof *m);                           \
+  if (m == NULL) return NULL;                           \
+  init(m);                                              \
+  uint32_t seen = 0;                                    \
+  int repeated = 0;                                     \
+  (void)seen;                                           \
+  (void)repeated;                                       \
+  field f;                                              \
+  const uint8_t *p = b, *end = b + len;                 \
+  while (p < end) {                                     \
+    if (!read_field(&p, end, &f)) return NULL;          \
+    switch (f.number) {
+#define END_PASS \
+  default:       \
+    break; /* an unknown field: skipped (protobuf-c keeps it aside) */ \
+    }            \
+    }
+
+/* The second pass, over the repeated fields only. */
+#define FILL_PASS                                 \
+  if (repeated) {                                 \
+    p = b;                                        \
+    while (p < end) {                             \
+      if (!read_field(&p, end, &f)) return NULL;  \
+      switch (f.number) {
+
+#define CHECK_WIRE(w) \
+  if (f.wire != (w)) return NULL
+
+/* Singular fields (pass 1): a proto2 optional scalar or bytes sets its has_
+ * flag; strings and messages are pointers (NULL when absent). */
+#define OPT_INT64(n, mem)                                  \
+  case n:                                                  \
+    CHECK_WIRE(WIRE_VARINT);                               \
+    if (!once(&seen, n)) return NULL;                      \
+    m->has_##mem = 1;                                      \
+    memcpy(&m->mem, &f.v, sizeof m->mem);                  \
+    break;
+#define OPT_INT32(n, mem)                                  \
+  case n:                                                  \
+    CHECK_WIRE(WIRE_VARINT);                               \
+    if (!once(&seen, n)) return NULL;                      \
+    m->has_##mem = 1;                                      \
+    store32(&m->mem, f.v);                                 \
+    break;
+#define OPT_FLOAT(n, mem)                                  \
+  case n: {                                                \
+    CHECK_WIRE(WIRE_32);                                   \
+    if (!once(&seen, n)) return NULL;                      \
+    m->has_##mem = 1;                                      \
+    uint32_t x_ = le32(f.at);                              \
+    memcpy(&m->mem, &x_, sizeof x_);                       \
+    break;                                                 \
+  }
+#define OPT_BYTES(n, mem)                                  \
+  case n:                                                  \
+    CHECK_WIRE(WIRE_LEN);                                  \
+    if (!once(&seen, n)) return NULL;                      \
+    m->has_##mem = 1;                                      \
+    if (!copy_bytes(a, &f, &m->mem)) return NULL;          \
+    break;
+#define STRING(n, mem)                                     \
+  case n:                                                  \
+    CHECK_WIRE(WIRE_LEN);                                  \
+    if (!once(&seen, n) || (m->mem = copy_string(a, &f)) == NULL) return NULL; \
+    break;
+#define MESSAGE(n, mem, dec)                               \
+  case n:                                                  \
+    CHECK_WIRE(WIRE_LEN);                                  \
+    if (!once(&seen, n) || (m->mem = dec(f.at, (size_t)f.v, a, depth + 1)) == NULL) return NULL; \
+    break;
+
+/* Members of a message's one oneof (bit 31 of `seen` stands for it). */
+#define ONEOF 31
+#define ONEOF_INT64(n, mem, which)                         \
+  case n:                                                  \
+    CHECK_WIRE(WIRE_VARINT);                               \
+    if (!once(&seen, ONEOF)) return NULL;                  \
+    m->value_case = which;                                 \
+    memcpy(&m->mem, &f.v, sizeof m->mem);                  \
+    break;
+#define ONEOF_STRING(n, mem, which)                        \
+  case n:                                                  \
+    CHECK_WIRE(WIRE_LEN);                                  \
+    if (!once(&seen, ONEOF) || (m->mem = copy_string(a, &f)) == NULL) return NULL; \
+    m->value_case = which;                                 \
+    break;
+#define ONEOF_BYTES(n, mem, which)                         \
+  case n:                                                  \
+    CHECK_WIRE(WIRE_LEN);                                  \
+    if (!once(&seen, ONEOF) || !copy_bytes(a, &f, &m->mem)) return NULL; \
+    m->value_case = which;                                 \
+    break;
+#define ONEOF_MESSAGE(n, mem, dec, which)                  \
+  case n:                                                  \
+    CHECK_WIRE(WIRE_LEN);                                  \
+    if (!once(&seen, ONEOF) || (m->mem = dec(f.at, (size_t)f.v, a, depth + 1)) == NULL) \
+      return NULL;                                         \
+    m->value_case = which;                                 \
+    break;
+
+/* Repeated fields, pass 1: counted into n_<mem>. */
+#define COUNT_LEN(n, mem)                                  \
+  case n:                                                  \
+    CHECK_WIRE(WIRE_LEN);                                  \
+    m->n_##mem++;                                          \
+    repeated = 1;                                          \
+    break;
+#define COUNT_SCALAR(n, mem, wire)                         \
+  case n:                                                  \
+    if (!count_values(&f, wire, &m->n_##mem)) return NULL; \
+    repeated = 1;                                          \
+    break;
+
+/* Between the passes: each counted array, allocated at its size; n_<mem>
+ * then counts the values stored. */
+#define ALLOCATE(mem)                                                  \
+  if (m->n_##mem > 0) {                                                \
+    if (m->n_##mem > SIZE_MAX / 2 / sizeof *m->mem) return NULL;       \
+    if ((m->mem = alloc(a, m->n_##mem * sizeof *m->mem)) == NULL) return NULL; \
+    m->n_##mem = 0;                                                    \
+  }
+
+/* Repeated fields, pass 2. */
+#define FILL_STRING(n, mem)                                            \
+  case n:                                                              \
+    if ((m->mem[m->n_##mem++] = copy_string(a, &f)) == NULL) return NULL; \
+    break;
+#define FILL_BYTES(n, mem)                                             \
+  case n:                                                              \
+    if (!copy_bytes(a, &f, &m->mem[m->n_##mem++])) return NULL;        \
+    break;
+#define FILL_MESSAGE(n, mem, dec)                                      \
+  case n:                                                              \
+    if ((m->mem[m->n_##mem++] = dec(f.at, (size_t)f.v, a, depth + 1)) == NULL) return NULL; \
+    break;
+#define FILL_SCALAR(n, mem, wire)                                      \
+  case n:                                                              \
+    fill_values(&f, wire, sizeof *m->mem, m->mem, &m->n_##mem);        \
+    break;
+
+#define END_FILL   \
+  default:         \
+    break;         \
+    }              \
+    }              \
+    }
+
+DECODER(dec_entry, Onnx__StringStringEntryProto) {
+  BEGIN(Onnx__StringStringEntryProto, onnx__string_string_entry_proto__init)
+  STRING(1, key)
+  STRING(2, value)
+  END_PASS
   return m;
 }
 
+DECODER(dec_opset, Onnx__OperatorSetIdProto) {
+  BEGIN(Onnx__OperatorSetIdProto, onnx__operator_set_id_proto__init)
+  STRING(1, domain)
+  OPT_INT64(2, version)
+  END_PASS
+  return m;
+}
+
+DECODER(dec_segment, Onnx__TensorProto__Segment) {
+  BEGIN(Onnx__TensorProto__Segment, onnx__tensor_proto__segment__init)
+  OPT_INT64(1, begin)
+  OPT_INT64(2, end)
+  END_PASS
+  return m;
+}
+
+DECODER(dec_tensor, Onnx__TensorProto) {
+  BEGIN(Onnx__TensorProto, onnx__tensor_proto__init)
+  COUNT_SCALAR(1, dims, WIRE_VARINT)
+  OPT_INT32(2, data_type)
+  MESSAGE(3, segment, dec_segment)
+  COUNT_SCALAR(4, float_data, WIRE_32)
+  COUNT_SCALAR(5, int32_data, WIRE_VARINT)
+  COUNT_LEN(6, string_data)
+  COUNT_SCALAR(7, int64_data, WIRE_VARINT)
+  STRING(8, name)
+  OPT_BYTES(9, raw_data)
+  COUNT_SCALAR(10, double_data, WIRE_64)
+  COUNT_SCALAR(11, uint64_data, WIRE_VARINT)
+  STRING(12, doc_string)
+  COUNT_LEN(13, external_data)
+  OPT_INT32(14, data_location)
+  END_PASS
+  ALLOCATE(dims)
+  ALLOCATE(float_data)
+  ALLOCATE(int32_data)
+  ALLOCATE(string_data)
+  ALLOCATE(int64_data)
+  ALLOCATE(double_data)
+  ALLOCATE(uint64_data)
+  ALLOCATE(external_data)
+  FILL_PASS
+  FILL_SCALAR(1, dims, WIRE_VARINT)
+  FILL_SCALAR(4, float_data, WIRE_32)
+  FILL_SCALAR(5, int32_data, WIRE_VARINT)
+  FILL_BYTES(6, string_data)
+  FILL_SCALAR(7, int64_data, WIRE_VARINT)
+  FILL_SCALAR(10, double_data, WIRE_64)
+  FILL_SCALAR(11, uint64_data, WIRE_VARINT)
+  FILL_MESSAGE(13, external_data, dec_entry)
+  END_FILL
+  return m;
+}
+
+DECODER(dec_dimension, Onnx__TensorShapeProto__Dimension) {
+  BEGIN(Onnx__TensorShapeProto__Dimension, onnx__tensor_shape_proto__dimension__init)
+  ONEOF_INT64(1, dim_value, ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
+  ONEOF_STRING(2, dim_param, ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM)
+  STRING(3, denotation)
+  END_PASS
+  return m;
+}
+
+DECODER(dec_shape, Onnx__TensorShapeProto) {
+  BEGIN(Onnx__TensorShapeProto, onnx__tensor_shape_proto__init)
+  COUNT_LEN(1, dim)
+  END_PASS
+  ALLOCATE(dim)
+  FILL_PASS
+  FILL_MESSAGE(1, dim, dec_dimension)
+  END_FILL
+  return m;
+}
+
+DECODER(dec_type_tensor, Onnx__TypeProto__Tensor) {
+  BEGIN(Onnx__TypeProto__Tensor, onnx__type_proto__tensor__init)
+  OPT_INT32(1, elem_type)
+  MESSAGE(2, shape, dec_shape)
+  END_PASS
+  return m;
+}
+
+DECODER(dec_type, Onnx__TypeProto) {
+  BEGIN(Onnx__TypeProto, onnx__type_proto__init)
+  ONEOF_MESSAGE(1, tensor_type, dec_type_tensor, ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE)
+  ONEOF_BYTES(4, sequence_type, ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE)
+  ONEOF_BYTES(5, map_type, ONNX__TYPE_PROTO__VALUE_MAP_TYPE)
+  STRING(6, denotation)
+  ONEOF_BYTES(8, sparse_tensor_type, ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE)
+  ONEOF_BYTES(9, optional_type, ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE)
+  END_PASS
+  return m;
+}
+
+DECODER(dec_value_info, Onnx__ValueInfoProto) {
+  BEGIN(Onnx__ValueInfoProto, onnx__value_info_proto__init)
+  STRING(1, name)
+  MESSAGE(2, type, dec_type)
+  STRING(3, doc_string)
+  END_PASS
+  return m;
+}
+
+DECODER(dec_attribute, Onnx__AttributeProto) {
+  BEGIN(Onnx__AttributeProto, onnx__attribute_proto__init)
+  STRING(1, name)
+  OPT_FLOAT(2, f)
+  OPT_INT64(3, i)
+  OPT_BYTES(4, s)
+  MESSAGE(5, t, dec_tensor)
+  OPT_BYTES(6, g)
+  COUNT_SCALAR(7, floats, WIRE_32)
+  COUNT_SCALAR(8, ints, WIRE_VARINT)
+  COUNT_LEN(9, strings)
+  COUNT_LEN(10, tensors)
+  COUNT_LEN(11, graphs)
+  STRING(13, doc_string)
+  OPT_BYTES(14, tp)
+  COUNT_LEN(15, type_protos)
+  OPT_INT32(20, type)
+  STRING(21, ref_attr_name)
+  OPT_BYTES(22, sparse_tensor)
+  COUNT_LEN(23, sparse_tensors)
+  END_PASS
+  ALLOCATE(floats)
+  ALLOCATE(ints)
+  ALLOCATE(strings)
+  ALLOCATE(tensors)
+  ALLOCATE(graphs)
+  ALLOCATE(type_protos)
+  ALLOCATE(sparse_tensors)
+  FILL_PASS
+  FILL_SCALAR(7, floats, WIRE_32)
+  FILL_SCALAR(8, ints, WIRE_VARINT)
+  FILL_BYTES(9, strings)
+  FILL_MESSAGE(10, tensors, dec_tensor)
+  FILL_BYTES(11, graphs)
+  FILL_BYTES(15, type_protos)
+  FILL_BYTES(23, sparse_tensors)
+  END_FILL
+  return m;
+}
+
+DECODER(dec_node, Onnx__NodeProto) {
+  BEGIN(Onnx__NodeProto, onnx__node_proto__init)
+  COUNT_LEN(1, input)
+  COUNT_LEN(2, output)
+  STRING(3, name)
+  STRING(4, op_type)
+  COUNT_LEN(5, attribute)
+  STRING(6, doc_string)
+  STRING(7, domain)
+  STRING(8, overload)
+  END_PASS
+  ALLOCATE(input)
+  ALLOCATE(output)
+  ALLOCATE(attribute)
+  FILL_PASS
+  FILL_STRING(1, input)
+  FILL_STRING(2, output)
+  FILL_MESSAGE(5, attribute, dec_attribute)
+  END_FILL
+  return m;
+}
+
+DECODER(dec_graph, Onnx__GraphProto) {
+  BEGIN(Onnx__GraphProto, onnx__graph_proto__init)
+  COUNT_LEN(1, node)
+  STRING(2, name)
+  COUNT_LEN(5, initializer)
+  STRING(10, doc_string)
+  COUNT_LEN(11, input)
+  COUNT_LEN(12, output)
+  COUNT_LEN(13, value_info)
+  COUNT_LEN(15, sparse_initializer)
+  END_PASS
+  ALLOCATE(node)
+  ALLOCATE(initializer)
+  ALLOCATE(input)
+  ALLOCATE(output)
+  ALLOCATE(value_info)
+  ALLOCATE(sparse_initializer)
+  FILL_PASS
+  FILL_MESSAGE(1, node, dec_node)
+  FILL_MESSAGE(5, initializer, dec_tensor)
+  FILL_MESSAGE(11, input, dec_value_info)
+  FILL_MESSAGE(12, output, dec_value_info)
+  FILL_MESSAGE(13, value_info, dec_value_info)
+  FILL_BYTES(15, sparse_initializer)
+  END_FILL
+  return m;
+}
+
+DECODER(dec_model, Onnx__ModelProto) {
+  BEGIN(Onnx__ModelProto, onnx__model_proto__init)
+  OPT_INT64(1, ir_version)
+  STRING(2, producer_name)
+  STRING(3, producer_version)
+  STRING(4, domain)
+  OPT_INT64(5, model_version)
+  STRING(6, doc_string)
+  MESSAGE(7, graph, dec_graph)
+  COUNT_LEN(8, opset_import)
+  COUNT_LEN(14, metadata_props)
+  COUNT_LEN(25, functions)
+  END_PASS
+  ALLOCATE(opset_import)
+  ALLOCATE(metadata_props)
+  ALLOCATE(functions)
+  FILL_PASS
+  FILL_MESSAGE(8, opset_import, dec_opset)
+  FILL_MESSAGE(14, metadata_props, dec_entry)
+  FILL_BYTES(25, functions)
+  END_FILL
+  return m;
+}
+
+/* ---- entry ------------------------------------------------------------------ */
+
+/* The decoders as protobuf-c messages, by descriptor. */
+#define ENTRY(name, dec)                                                      \
+  static ProtobufCMessage *name(const uint8_t *b, size_t len, onnxshape__arena *a) { \
+    void *m = dec(b, len, a, 0);                                              \
+    return m;                                                                 \
+  }
+ENTRY(entry_model, dec_model)
+ENTRY(entry_tensor, dec_tensor)
+ENTRY(entry_graph, dec_graph)
+ENTRY(entry_node, dec_node)
+ENTRY(entry_attribute, dec_attribute)
+ENTRY(entry_value_info, dec_value_info)
+ENTRY(entry_type, dec_type)
+ENTRY(entry_type_tensor, dec_type_tensor)
+ENTRY(entry_shape, dec_shape)
+ENTRY(entry_dimension, dec_dimension)
+ENTRY(entry_segment, dec_segment)
+ENTRY(entry_opset, dec_opset)
+ENTRY(entry_string_entry, dec_entry)
+
+static const struct {
+  const ProtobufCMessageDescriptor *desc;
+  ProtobufCMessage *(*decode)(const uint8_t *b, size_t len, onnxshape__arena *a);
+} decoders[] = {
+    {&onnx__model_proto__descriptor, entry_model},
+    {&onnx__tensor_proto__descriptor, entry_tensor},
+    {&onnx__graph_proto__descriptor, entry_graph},
+    {&onnx__node_proto__descriptor, entry_node},
+    {&onnx__attribute_proto__descriptor, entry_attribute},
+    {&onnx__value_info_proto__descriptor, entry_value_info},
+    {&onnx__type_proto__descriptor, entry_type},
+    {&onnx__type_proto__tensor__descriptor, entry_type_tensor},
+    {&onnx__tensor_shape_proto__descriptor, entry_shape},
+    {&onnx__tensor_shape_proto__dimension__descriptor, entry_dimension},
+    {&onnx__tensor_proto__segment__descriptor, entry_segment},
+    {&onnx__operator_set_id_proto__descriptor, entry_opset},
+    {&onnx__string_string_entry_proto__descriptor, entry_string_entry},
+};
+
 ProtobufCMessage *onnxshape__pb_fast_decode(const ProtobufCMessageDescriptor *desc,
                                             const uint8_t *bytes, size_t len,
-                                            onnxshape__arena *allocator) {
-  if (desc == NULL || allocator == NULL || (bytes == NULL && len > 0)) return NULL;
-  if (pthread_once(&once, build_all) != 0 || !the_tables.ok) return NULL;
-  for (unsigned k = 0; k < the_tables.n; k++) {
-    if (the_tables.msgs[k].desc == desc) {
-      return decode(&the_tables.msgs[k], bytes != NULL ? bytes : (const uint8_t *)"", len,
-                    allocator, 0);
-    }
+                                            onnxshape__arena *arena) {
+  if (desc == NULL || arena == NULL || (bytes == NULL && len > 0)) return NULL;
+  if (bytes == NULL) bytes = (const uint8_t *)"";
+  for (size_t i = 0; i < sizeof decoders / sizeof decoders[0]; i++) {
+    if (decoders[i].desc == desc) return decoders[i].decode(bytes, len, arena);
   }
   return NULL;
 }

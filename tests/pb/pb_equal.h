@@ -11,6 +11,21 @@
 
 static int pb_value_equal(const ProtobufCFieldDescriptor *fd, const void *a, const void *b);
 
+/* Bytes of one value of field fd in a protobuf-c struct (an array element
+ * for a repeated field). */
+static size_t pb_elem_size(const ProtobufCFieldDescriptor *fd) {
+  switch (fd->type) {
+    case PROTOBUF_C_TYPE_INT32: case PROTOBUF_C_TYPE_ENUM: case PROTOBUF_C_TYPE_FLOAT:
+      return 4;
+    case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_DOUBLE:
+      return 8;
+    case PROTOBUF_C_TYPE_BYTES:
+      return sizeof(ProtobufCBinaryData);
+    default:
+      return sizeof(void *); /* strings and messages */
+  }
+}
+
 static int pb_message_equal(const ProtobufCMessage *a, const ProtobufCMessage *b) {
   if (a == NULL || b == NULL) return a == b;
   if (a->descriptor != b->descriptor) return 0;
@@ -27,21 +42,7 @@ static int pb_message_equal(const ProtobufCMessage *a, const ProtobufCMessage *b
       memcpy(&arr_a, pa + fd->offset, sizeof arr_a);
       memcpy(&arr_b, pb + fd->offset, sizeof arr_b);
       if ((arr_a == NULL) != (arr_b == NULL)) return 0;
-      size_t size;
-      switch (fd->type) {
-        case PROTOBUF_C_TYPE_INT32: case PROTOBUF_C_TYPE_ENUM: case PROTOBUF_C_TYPE_FLOAT:
-          size = 4;
-          break;
-        case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_DOUBLE:
-          size = 8;
-          break;
-        case PROTOBUF_C_TYPE_BYTES:
-          size = sizeof(ProtobufCBinaryData);
-          break;
-        default:
-          size = sizeof(void *);
-          break;
-      }
+      size_t size = pb_elem_size(fd);
       for (size_t k = 0; k < na; k++) {
         if (!pb_value_equal(fd, arr_a + k * size, arr_b + k * size)) return 0;
       }

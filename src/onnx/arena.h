@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* An arena for a loaded model: many small allocations, one release
+ * (src/onnx/arena.c). */
+#ifndef ONNXSHAPE_ARENA_H
+#define ONNXSHAPE_ARENA_H
+
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <protobuf-c/protobuf-c.h>
+
+/* A decoded model is a few dozen small messages, strings and arrays, all
+ * released together: they come from blocks bumped by a pointer (the first
+ * block is allocated with the arena itself). protobuf-c allocates through
+ * `allocator`, the fast decoder and the model loader through
+ * onnxshape__arena_alloc. */
+typedef struct onnxshape__arena_block {
+  struct onnxshape__arena_block *next;
+  _Alignas(max_align_t) unsigned char data[];
+} onnxshape__arena_block;
+
+typedef struct onnxshape__arena {
+  ProtobufCAllocator allocator;  /* allocates from this arena; free does nothing */
+  unsigned char *cur, *end;      /* the free part of the newest block */
+  onnxshape__arena_block *blocks; /* blocks allocated after the first, newest first */
+} onnxshape__arena;
+
+/* A new arena, or NULL when out of memory. */
+onnxshape__arena *onnxshape__arena_new(void);
+/* Releases the arena and everything allocated from it. NULL is allowed. */
+void onnxshape__arena_release(onnxshape__arena *a);
+/* The slow path of onnxshape__arena_alloc: a new block. */
+void *onnxshape__arena_grow(onnxshape__arena *a, size_t size);
+
+#define ONNXSHAPE__ARENA_ALIGN _Alignof(max_align_t)
+
+/* `size` bytes aligned for any type, or NULL when out of memory (or size
+ * is absurd). Not zeroed. */
+static inline void *onnxshape__arena_alloc(onnxshape__arena *a, size_t size) {
+  if (size > SIZE_MAX / 2) return NULL;
+  size = (size + ONNXSHAPE__ARENA_ALIGN - 1) & ~(size_t)(ONNXSHAPE__ARENA_ALIGN - 1);
+  if ((size_t)(a->end - a->cur) < size) return onnxshape__arena_grow(a, size);
+  void *p = a->cur;
+  a->cur += size;
+  return p;
+}
+
+#endif
