@@ -396,7 +396,54 @@ static void test_large_inline_file(void) {
   rmdir(dir);
 }
 
-RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_null_arguments),
+/* covers: SIZE-OUTPUT */
+static void test_many_inputs(void) {
+  /* 70 graph inputs (more than the runner tracks on its stack), Size of the
+   * last: every one must be bound, once. */
+  enum { N = 70 };
+  buf m = {{0}, 0}, g = {{0}, 0}, node = {{0}, 0}, op = {{0}, 0};
+  char names[N][8];
+  for (int i = 0; i < N; i++) {
+    snprintf(names[i], sizeof names[i], "x%d", i);
+    value_info(&g, 11, names[i], 1);
+  }
+  put_str(&node, 1, names[N - 1]);
+  put_str(&node, 2, "y");
+  put_str(&node, 4, "Size");
+  put_msg(&g, 1, &node);
+  value_info(&g, 12, "y", 7);
+  put_int(&m, 1, 8);
+  put_str(&op, 1, "");
+  put_int(&op, 2, 14);
+  put_msg(&m, 8, &op);
+  put_msg(&m, 7, &g);
+  onnxshape_model *model = NULL;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  CHECK_STATUS(onnxshape_model_parse(m.b, m.n, NULL, &model, &d), ONNXSHAPE_OK);
+  if (model == NULL) return;
+  CHECK_I64(onnxshape_model_input_count(model), N);
+  float data[6] = {0};
+  static const int64_t dims[] = {2, 3};
+  onnxshape_tensor x = {ONNXSHAPE_TYPE_FLOAT, 2, dims, data, sizeof data};
+  onnxshape_binding b[N];
+  for (int i = 0; i < N; i++) b[i] = (onnxshape_binding){names[i], &x};
+  onnxshape_result *r = NULL;
+  CHECK_STATUS(onnxshape_model_run(model, b, N, &r, &d), ONNXSHAPE_OK);
+  const onnxshape_tensor *y = onnxshape_result_tensor(r, 0);
+  CHECK(y != NULL && y->type == ONNXSHAPE_TYPE_INT64 && *(const int64_t *)y->data == 6);
+  onnxshape_result_free(r);
+  r = NULL;
+  CHECK_STATUS(onnxshape_model_run(model, b, N - 1, &r, &d), ONNXSHAPE_ERR_NOT_FOUND);
+  CHECK_STR(d.message, "graph input 'x69' is not bound");
+  b[N - 1].name = "x3";
+  CHECK_STATUS(onnxshape_model_run(model, b, N, &r, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "graph input 'x3' is bound twice");
+  CHECK(r == NULL);
+  onnxshape_model_free(model);
+}
+
+RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_null_arguments), TEST_ENTRY(test_many_inputs),
           TEST_ENTRY(test_model_in_memory), TEST_ENTRY(test_long_target),
           TEST_ENTRY(test_write_and_read_back), TEST_ENTRY(test_external_needs_directory),
           TEST_ENTRY(test_large_inline_file))

@@ -154,7 +154,9 @@ static onnxshape_status bind_inputs(const onnxshape_model *m, onnxshape_result *
   for (size_t s = 0; s < m->n_slots; s++) {
     if (m->slots[s].init != NULL) r->values[s] = m->slots[s].init->view;
   }
-  unsigned char *bound = calloc(m->n_inputs + 1, 1);
+  /* Which inputs are bound: on the stack for the usual few, else on the heap. */
+  unsigned char few[64] = {0};
+  unsigned char *bound = m->n_inputs <= sizeof few ? few : calloc(m->n_inputs, 1);
   if (bound == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
   onnxshape_status st = ONNXSHAPE_OK;
   for (size_t b = 0; b < n_inputs && st == ONNXSHAPE_OK; b++) {
@@ -177,7 +179,7 @@ static onnxshape_status bind_inputs(const onnxshape_model *m, onnxshape_result *
       st = RFAIL(ONNXSHAPE_ERR_NOT_FOUND, "graph input '%s' is not bound", m->inputs[i].name);
     }
   }
-  free(bound);
+  if (bound != few) free(bound);
   return st;
 }
 
