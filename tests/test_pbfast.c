@@ -185,6 +185,23 @@ static void test_packed_and_unpacked_repeated_scalars(void) {
   release(&r);
 }
 
+/* covers: MODEL-DECODE */
+static void test_many_repeated_values(void) {
+  /* More repeated values than the first pass records (16): the second pass
+   * reads the message again. 40 dims, unpacked, around a name. */
+  buf t = {{0}, 0};
+  for (unsigned i = 0; i < 20; i++) put_int(&t, 1, i + 1);
+  put_str(&t, 8, "many");
+  for (unsigned i = 20; i < 40; i++) put_int(&t, 1, i + 1);
+  both r = decode_both(&onnx__tensor_proto__descriptor, &t);
+  CHECK(r.fast != NULL && r.ref != NULL);
+  CHECK(pb_message_equal(r.fast, r.ref));
+  const Onnx__TensorProto *tp = (const Onnx__TensorProto *)r.fast;
+  CHECK(tp != NULL && tp->n_dims == 40 && tp->dims[0] == 1 && tp->dims[39] == 40);
+  CHECK(tp != NULL && strcmp(tp->name, "many") == 0);
+  release(&r);
+}
+
 /* Encodings the fast path leaves to protobuf-c: it returns NULL, and what
  * protobuf-c makes of them is protobuf-c's ruling (ref_ok says whether it
  * accepts them). */
@@ -440,6 +457,7 @@ int main(void) {
       TEST_ENTRY(test_packed_and_unpacked_repeated_scalars),
       TEST_ENTRY(test_unusual_encodings_go_to_protobuf_c),
       TEST_ENTRY(test_loader_falls_back_to_protobuf_c),
+      TEST_ENTRY(test_many_repeated_values),
       TEST_ENTRY(test_every_field_of_every_message),
       TEST_ENTRY(test_arena),
   };

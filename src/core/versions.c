@@ -89,7 +89,8 @@ onnxshape_status onnxshape_op_from_name(const char *name, onnxshape_op *op) {
   static const onnxshape_op ops[] = {ONNXSHAPE_OP_SHAPE, ONNXSHAPE_OP_RESHAPE, ONNXSHAPE_OP_SIZE};
   if (name == NULL || op == NULL) return ONNXSHAPE_ERR_UNKNOWN_OPERATOR;
   for (size_t i = 0; i < COUNT(ops); i++) {
-    if (strcmp(name, onnxshape_op_name(ops[i])) == 0) {
+    const char *candidate = onnxshape_op_name(ops[i]);
+    if (name[0] == candidate[0] && strcmp(name, candidate) == 0) {
       *op = ops[i];
       return ONNXSHAPE_OK;
     }

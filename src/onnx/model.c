@@ -363,7 +363,7 @@ static onnxshape_status load_attr(onnxshape_model *m, os_node *n,
     }
     onnxshape_diag inner;
     onnxshape_diag_init(&inner);
-    onnxshape_status st = onnxshape__tensor_from_proto(ap->t, m->dir, &a->t, &inner);
+    onnxshape_status st = onnxshape__tensor_from_proto_in(ap->t, m->dir, m->arena, &a->t, &inner);
     if (st != ONNXSHAPE_OK) return NFAIL(n, st, "attribute '%s': %s", a->name, inner.message);
   }
   return ONNXSHAPE_OK;
@@ -529,7 +529,8 @@ static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g
   }
   for (size_t i = 0; i < g->n_initializer; i++) {
     onnxshape_owned_tensor *t;
-    onnxshape_status st = onnxshape__tensor_from_proto(g->initializer[i], m->dir, &t, diag);
+    onnxshape_status st =
+        onnxshape__tensor_from_proto_in(g->initializer[i], m->dir, m->arena, &t, diag);
     if (st != ONNXSHAPE_OK) return st;
     m->inits[m->n_inits++] = t;
     if (t->name[0] == '\0') return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "initializer %zu has no name", i);

@@ -27,6 +27,7 @@ struct onnxshape_owned_tensor {
   const char *name;      /* never NULL */
   int64_t *dims;         /* heap copy (protobuf dims are not guaranteed int64-aligned by API) */
   int dims_inline;       /* dims sit in this tensor's own block, not a block of their own */
+  int in_arena;          /* the block belongs to a model's arena: not freed on its own */
   void *heap;            /* converted typed-field data or the string array, or NULL */
   void *map;             /* mmap of external data or of the tensor file, or NULL */
   size_t map_len;
@@ -122,6 +123,13 @@ struct onnxshape_model {
 onnxshape_status onnxshape__tensor_from_proto(const void *msg, const char *base_dir,
                                               onnxshape_owned_tensor **out,
                                               onnxshape_diag *diag);
+/* The same, the tensor itself allocated in `arena` (a model's): freeing it
+ * releases what it holds (heap data, mappings), not its own block. */
+struct onnxshape__arena;
+onnxshape_status onnxshape__tensor_from_proto_in(const void *msg, const char *base_dir,
+                                                 struct onnxshape__arena *arena,
+                                                 onnxshape_owned_tensor **out,
+                                                 onnxshape_diag *diag);
 void onnxshape__owned_tensor_init(onnxshape_owned_tensor *t);
 
 /* One top-level protobuf field of a message in memory: its bytes are

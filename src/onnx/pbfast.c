@@ -7,9 +7,10 @@
  * message of src/onnx/onnx_subset.proto has its own decoder: a switch on the
  * field number whose cases (one line per field, below) check the wire type
  * and store into the protobuf-c struct. A message is read once; repeated
- * fields are counted into their n_ member on the way, and when there are
- * any, each array is allocated once at its final size and a second pass
- * fills it. Everything comes from the model's arena (arena.h).
+ * fields are counted into their n_ member (and recorded) on the way, and
+ * when there are any, each array is allocated once at its final size and a
+ * second pass over the recorded fields fills it. Everything comes from the
+ * model's arena (arena.h).
  *
  * It declines (returns NULL) on anything it does not decode exactly as
  * protobuf-c does, so that protobuf-c, not this code, decides every unusual
@@ -24,7 +25,8 @@
 
 #include "onnx_subset.pb-c.h"
 
-#define MAX_DEPTH 16 /* nesting; the subset nests 7 deep */
+#define MAX_DEPTH 16    /* nesting; the subset nests 7 deep */
+#define MAX_RECORDED 16 /* repeated values a first pass keeps for the second */
 /* protobuf-c reads a tag, and the length of a length-delimited value, in at
  * most 5 bytes, and takes no length past INT_MAX. */
 #define MAX_PREFIX_BYTES 5
@@ -237,8 +239,12 @@ _Static_assert(sizeof(Onnx__AttributeProto__AttributeType) == 4 &&
   init(m);                                              \
   uint32_t seen = 0;                                    \
   int repeated = 0;                                     \
+  field recs[MAX_RECORDED];                             \
+  size_t n_rec = 0;                                     \
   (void)seen;                                           \
   (void)repeated;                                       \
+  (void)recs;                                           \
+  (void)n_rec;                                          \
   field f;                                              \
   const uint8_t *p = b, *end = b + len;                 \
   while (p < end) {                                     \
@@ -250,12 +256,20 @@ _Static_assert(sizeof(Onnx__AttributeProto__AttributeType) == 4 &&
     }            \
     }
 
-/* The second pass, over the repeated fields only. */
-#define FILL_PASS                                 \
-  if (repeated) {                                 \
-    p = b;                                        \
-    while (p < end) {                             \
-      if (!read_field(&p, end, &f)) return NULL;  \
+/* The second pass, over the repeated fields only: those pass 1 recorded
+ * or, past MAX_RECORDED of them, all the fields again. */
+#define FILL_PASS                                                  \
+  if (repeated) {                                                  \
+    size_t k_ = 0;                                                 \
+    p = b;                                                         \
+    for (;;) {                                                     \
+      if (n_rec <= MAX_RECORDED) {                                 \
+        if (k_ == n_rec) break;                                    \
+        f = recs[k_++];                                            \
+      } else {                                                     \
+        if (p >= end) break;                                       \
+        if (!read_field(&p, end, &f)) return NULL;                 \
+      }                                                            \
       switch (f.number) {
 
 #define CHECK_WIRE(w) \
@@ -334,16 +348,20 @@ _Static_assert(sizeof(Onnx__AttributeProto__AttributeType) == 4 &&
     break;
 
 /* Repeated fields, pass 1: counted into n_<mem>. */
+#define RECORD                          \
+  repeated = 1;                         \
+  if (n_rec < MAX_RECORDED) recs[n_rec] = f; \
+  n_rec++;
 #define COUNT_LEN(n, mem)                                  \
   case n:                                                  \
     CHECK_WIRE(WIRE_LEN);                                  \
     m->n_##mem++;                                          \
-    repeated = 1;                                          \
+    RECORD                                                 \
     break;
 #define COUNT_SCALAR(n, mem, wire)                         \
   case n:                                                  \
     if (!count_values(&f, wire, &m->n_##mem)) return NULL; \
-    repeated = 1;                                          \
+    RECORD                                                 \
     break;
 
 /* Between the passes: each counted array, allocated at its size; n_<mem>

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../core/internal.h"
+#include "arena.h"
 #include "fileio.h"
 #include "model.h"
 #include "onnx_subset.pb-c.h"
@@ -42,7 +43,7 @@ void onnxshape_owned_tensor_free(onnxshape_owned_tensor *t) {
     onnxshape__unmap(&m);
   }
   free(t->name_copy);
-  free(t);
+  if (!t->in_arena) free(t);
 }
 
 const onnxshape_tensor *onnxshape_owned_tensor_get(const onnxshape_owned_tensor *t) {
@@ -294,6 +295,13 @@ static onnxshape_status decode_external(const Onnx__TensorProto *tp, onnxshape_o
 onnxshape_status onnxshape__tensor_from_proto(const void *msg, const char *base_dir,
                                               onnxshape_owned_tensor **out,
                                               onnxshape_diag *diag) {
+  return onnxshape__tensor_from_proto_in(msg, base_dir, NULL, out, diag);
+}
+
+onnxshape_status onnxshape__tensor_from_proto_in(const void *msg, const char *base_dir,
+                                                 struct onnxshape__arena *arena,
+                                                 onnxshape_owned_tensor **out,
+                                                 onnxshape_diag *diag) {
   const Onnx__TensorProto *tp = msg;
   if (!tp->has_data_type || onnxshape_type_get(tp->data_type) == NULL) {
     return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '%s': data_type %ld is not a known type "
@@ -327,9 +335,11 @@ onnxshape_status onnxshape__tensor_from_proto(const void *msg, const char *base_
   }
   /* The tensor and its dims in one block (n_dims * 8 cannot overflow: the
    * dims came from a buffer that long). */
-  onnxshape_owned_tensor *t = malloc(sizeof *t + tp->n_dims * sizeof(int64_t));
+  size_t block = sizeof(onnxshape_owned_tensor) + tp->n_dims * sizeof(int64_t);
+  onnxshape_owned_tensor *t = arena != NULL ? onnxshape__arena_alloc(arena, block) : malloc(block);
   if (t == NULL) return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
   onnxshape__owned_tensor_init(t);
+  t->in_arena = arena != NULL;
   t->name = tp->name != NULL ? tp->name : "";
   t->view.type = tp->data_type;
   t->view.rank = tp->n_dims;
