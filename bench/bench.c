@@ -12,7 +12,9 @@
  * Each figure is the median of REPEATS timed runs (after a warm-up), with
  * the minimum and maximum as the spread, in nanoseconds per operation,
  * written as one JSON object on stdout.
- * Usage: bench MODEL.onnx INPUT.pb [--quick] */
+ * Usage: bench MODEL.onnx INPUT.pb [--quick] [--model-only]
+ * (--model-only: the model figures alone, for run.py's alternating rounds
+ * with onnxruntime). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,18 +46,35 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* ns per iteration: median, min and max over REPEATS runs of iters. */
-static figure measure(bench_fn fn, void *ctx, long iters) {
-  if (quick) iters = iters / 20 + 1;
-  fn(ctx, iters / 4 + 1); /* warm-up: caches, page faults, branch predictors */
-  double per[REPEATS];
-  for (int r = 0; r < REPEATS; r++) {
-    double t0 = now_ns();
-    fn(ctx, iters);
-    per[r] = (now_ns() - t0) / (double)iters;
+/* ns per iteration of each of n functions: median, min and max over
+ * REPEATS runs of iters[i]. The runs are interleaved (each repeat times
+ * every function once), so that figures compared with one another see the
+ * same phases of a noisy machine. */
+#define MAX_SET 4
+static void measure_set(int n, const bench_fn *fns, void *const *ctxs, const long *iters_in,
+                        figure *out) {
+  double per[MAX_SET][REPEATS];
+  long iters[MAX_SET];
+  for (int i = 0; i < n; i++) {
+    iters[i] = quick ? iters_in[i] / 20 + 1 : iters_in[i];
+    fns[i](ctxs[i], iters[i] / 4 + 1); /* warm-up: caches, page faults, branch predictors */
   }
-  qsort(per, REPEATS, sizeof per[0], cmp_double);
-  figure f = {per[REPEATS / 2], per[0], per[REPEATS - 1]};
+  for (int r = 0; r < REPEATS; r++) {
+    for (int i = 0; i < n; i++) {
+      double t0 = now_ns();
+      fns[i](ctxs[i], iters[i]);
+      per[i][r] = (now_ns() - t0) / (double)iters[i];
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    qsort(per[i], REPEATS, sizeof per[i][0], cmp_double);
+    out[i] = (figure){per[i][REPEATS / 2], per[i][0], per[i][REPEATS - 1]};
+  }
+}
+
+static figure measure(bench_fn fn, void *ctx, long iters) {
+  figure f;
+  measure_set(1, &fn, &ctx, &iters, &f);
   return f;
 }
 
@@ -215,12 +234,46 @@ static void *read_all(const char *path, size_t *len) {
   return b;
 }
 
+/* The model figures, as "model":{...} and the closing brace. */
+static void bench_model(const char *model_path, const char *input_path) {
+  model_ctx m = {NULL, 0, NULL, {NULL, NULL}};
+  m.bytes = read_all(model_path, &m.len);
+  onnxshape_owned_tensor *in = NULL;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  onnxshape_status st = onnxshape_tensor_read_file(input_path, &in, &d);
+  if (st != ONNXSHAPE_OK) fail("tensor_read_file", st, &d);
+  m.binding.name = onnxshape_owned_tensor_name(in);
+  m.binding.tensor = onnxshape_owned_tensor_get(in);
+  onnxshape_model *loaded = NULL;
+  st = onnxshape_model_parse(m.bytes, m.len, NULL, &loaded, &d);
+  if (st != ONNXSHAPE_OK) fail("model_parse", st, &d);
+  m.loaded = loaded;
+  printf("\"model\":{");
+  print_figure("load_and_run", measure(run_load_and_run, &m, 100000));
+  printf(",");
+  print_figure("run_loaded", measure(run_loaded, &m, 1000000));
+  printf("}}\n");
+  onnxshape_model_free(loaded);
+  onnxshape_owned_tensor_free(in);
+  free((void *)m.bytes);
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: bench MODEL.onnx INPUT.pb [--quick]\n");
+    fprintf(stderr, "usage: bench MODEL.onnx INPUT.pb [--quick] [--model-only]\n");
     return 2;
   }
-  quick = argc > 3 && strcmp(argv[3], "--quick") == 0;
+  int model_only = 0;
+  for (int i = 3; i < argc; i++) {
+    quick |= strcmp(argv[i], "--quick") == 0;
+    model_only |= strcmp(argv[i], "--model-only") == 0;
+  }
+  if (model_only) {
+    printf("{\"repeats\":%d,", REPEATS);
+    bench_model(argv[1], argv[2]);
+    return 0;
+  }
   printf("{\"repeats\":%d,\"per_call\":[", REPEATS);
   static const char *const ops[] = {"Shape", "Size", "Reshape"};
   static const bench_fn fns[] = {run_shape, run_size, run_reshape};
@@ -252,44 +305,47 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < max; i++) src[i] = (unsigned char)(i * 31u);
   memset(dst, 0, max);
-  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-    int64_t n = (int64_t)(sizes[s] / sizeof(float));
-    size_ctx x = {{ONNXSHAPE_TYPE_FLOAT, 1, &n, src, sizes[s]}, dst, sizes[s]};
+  enum { N_SIZES = sizeof sizes / sizeof sizes[0] };
+  int64_t counts[N_SIZES];
+  size_ctx ctx[N_SIZES];
+  for (size_t s = 0; s < N_SIZES; s++) {
+    counts[s] = (int64_t)(sizes[s] / sizeof(float));
+    ctx[s] = (size_ctx){{ONNXSHAPE_TYPE_FLOAT, 1, &counts[s], src, sizes[s]}, dst, sizes[s]};
+  }
+  /* The views at every size in one interleaved set (their spread is a target). */
+  figure views[N_SIZES];
+  bench_fn view_fns[N_SIZES];
+  void *view_ctxs[N_SIZES];
+  long view_iters[N_SIZES];
+  for (size_t s = 0; s < N_SIZES; s++) {
+    view_fns[s] = run_view;
+    view_ctxs[s] = &ctx[s];
+    view_iters[s] = 2000000;
+  }
+  measure_set(N_SIZES, view_fns, view_ctxs, view_iters, views);
+  for (size_t s = 0; s < N_SIZES; s++) {
     long iters = (long)((1ull << 31) / sizes[s]);
     if (iters < 4) iters = 4;
     if (iters > 1000000) iters = 1000000;
+    /* The copy and its memcpy floor, interleaved. */
+    const bench_fn pair_fns[2] = {run_copy, run_memcpy};
+    void *const pair_ctxs[2] = {&ctx[s], &ctx[s]};
+    const long pair_iters[2] = {iters, iters};
+    figure pair[2];
+    measure_set(2, pair_fns, pair_ctxs, pair_iters, pair);
     printf("%s{\"bytes\":%zu,", s ? "," : "", sizes[s]);
-    print_figure("view", measure(run_view, &x, 2000000));
+    print_figure("view", views[s]);
     printf(",");
-    print_figure("copy", measure(run_copy, &x, iters));
+    print_figure("copy", pair[0]);
     printf(",");
-    print_figure("memcpy", measure(run_memcpy, &x, iters));
+    print_figure("memcpy", pair[1]);
     printf("}");
     fflush(stdout);
   }
   free(src);
   free(dst);
 
-  model_ctx m = {NULL, 0, NULL, {NULL, NULL}};
-  m.bytes = read_all(argv[1], &m.len);
-  onnxshape_owned_tensor *in = NULL;
-  onnxshape_diag d;
-  onnxshape_diag_init(&d);
-  onnxshape_status st = onnxshape_tensor_read_file(argv[2], &in, &d);
-  if (st != ONNXSHAPE_OK) fail("tensor_read_file", st, &d);
-  m.binding.name = onnxshape_owned_tensor_name(in);
-  m.binding.tensor = onnxshape_owned_tensor_get(in);
-  onnxshape_model *loaded = NULL;
-  st = onnxshape_model_parse(m.bytes, m.len, NULL, &loaded, &d);
-  if (st != ONNXSHAPE_OK) fail("model_parse", st, &d);
-  m.loaded = loaded;
-  printf("],\"model\":{");
-  print_figure("load_and_run", measure(run_load_and_run, &m, 100000));
-  printf(",");
-  print_figure("run_loaded", measure(run_loaded, &m, 1000000));
-  printf("}}\n");
-  onnxshape_model_free(loaded);
-  onnxshape_owned_tensor_free(in);
-  free((void *)m.bytes);
+  printf("],");
+  bench_model(argv[1], argv[2]);
   return 0;
 }

@@ -4,7 +4,7 @@
 // single-node model, session.run of the loaded model, and Reshape at each
 // size. Each figure: median (and min, max) over repeats of the mean time of
 // a loop, in nanoseconds, as one JSON object on stdout.
-// Usage: node ort_bench.js --ort DIR --data DIR [--quick]
+// Usage: node ort_bench.js --ort DIR --data DIR [--quick] [--model-only]
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -12,7 +12,7 @@ const path = require('path');
 const args = {};
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i].replace(/^--/, '');
-  if (a === 'quick') args.quick = true;
+  if (a === 'quick' || a === 'model-only') args[a] = true;
   else args[a] = process.argv[++i];
 }
 const ort = require(path.join(path.resolve(args.ort), 'node_modules', 'onnxruntime-node'));
@@ -52,6 +52,11 @@ async function measure(fn, iters) {
   result.run_loaded = await measure(async (n) => {
     for (let i = 0; i < n; i++) await loaded.run({ x });
   }, 20000);
+
+  if (args['model-only']) { // run.py's alternating rounds: the model figures alone
+    process.stdout.write(JSON.stringify(result) + '\n');
+    return;
+  }
 
   const any = await ort.InferenceSession.create(path.join(args.data, 'reshape_any.onnx'), opts);
   result.by_size = [];
