@@ -29,7 +29,9 @@ static void put_varint(buf *o, uint64_t v) {
   put_byte(o, (uint8_t)v);
 }
 
-static void put_tag(buf *o, unsigned number, unsigned wire) { put_varint(o, (uint64_t)number << 3 | wire); }
+static void put_tag(buf *o, unsigned number, unsigned wire) {
+  put_varint(o, (uint64_t)number << 3 | wire);
+}
 
 static void put_int(buf *o, unsigned number, uint64_t v) {
   put_tag(o, number, 0);
@@ -42,9 +44,13 @@ static void put_bytes(buf *o, unsigned number, const void *p, size_t n) {
   for (size_t i = 0; i < n; i++) put_byte(o, ((const uint8_t *)p)[i]);
 }
 
-static void put_str(buf *o, unsigned number, const char *s) { put_bytes(o, number, s, strlen(s)); }
+static void put_str(buf *o, unsigned number, const char *s) {
+  put_bytes(o, number, s, strlen(s));
+}
 
-static void put_msg(buf *o, unsigned number, const buf *m) { put_bytes(o, number, m->b, m->n); }
+static void put_msg(buf *o, unsigned number, const buf *m) {
+  put_bytes(o, number, m->b, m->n);
+}
 
 static void put_fixed32(buf *o, unsigned number, uint32_t v) {
   put_tag(o, number, 5);
@@ -168,7 +174,7 @@ static void test_packed_and_unpacked_repeated_scalars(void) {
   put_fixed32(&t, 4, 0x3f800000u);      /* float_data 1.0, unpacked */
   put_fixed32(&t, 4, 0x40000000u);      /* 2.0 */
   put_str(&t, 8, "t");
-  put_bytes(&t, 9, "", 0);              /* empty raw_data */
+  put_bytes(&t, 9, "", 0); /* empty raw_data */
   both r = decode_both(&onnx__tensor_proto__descriptor, &t);
   CHECK(r.fast != NULL && r.ref != NULL);
   CHECK(pb_message_equal(r.fast, r.ref));
@@ -269,8 +275,8 @@ static void test_loader_falls_back_to_protobuf_c(void) {
   buf model = {{0}, 0};
   small_model(&model, &extra);
   onnxshape__arena *a = onnxshape__arena_new();
-  CHECK(a != NULL && onnxshape__pb_fast_decode(&onnx__model_proto__descriptor, model.b, model.n,
-                                               a) == NULL);
+  CHECK(a != NULL &&
+        onnxshape__pb_fast_decode(&onnx__model_proto__descriptor, model.b, model.n, a) == NULL);
   onnxshape__arena_release(a);
   onnxshape_model *m = NULL;
   onnxshape_diag d;
@@ -299,7 +305,9 @@ static void *pool_alloc(size_t n) {
 }
 
 /* A distinct value for field `id`, element k. */
-static uint64_t value_of(unsigned id, size_t k) { return 1000u * id + 7u * k + 1u; }
+static uint64_t value_of(unsigned id, size_t k) {
+  return 1000u * id + 7u * k + 1u;
+}
 
 /* Fills every field of m (a message of d) with a distinct value: repeated
  * fields with two elements, messages down to depth 3; of a oneof only the
@@ -334,7 +342,8 @@ static void fill_all(ProtobufCMessage *m, const ProtobufCMessageDescriptor *d, i
     for (size_t k = 0; k < n; k++, dst += size) {
       uint64_t v = value_of(fd->id, k);
       switch (fd->type) {
-        case PROTOBUF_C_TYPE_INT32: case PROTOBUF_C_TYPE_ENUM: {
+        case PROTOBUF_C_TYPE_INT32:
+        case PROTOBUF_C_TYPE_ENUM: {
           int32_t x = (int32_t)v;
           memcpy(dst, &x, 4);
           break;
@@ -349,7 +358,8 @@ static void fill_all(ProtobufCMessage *m, const ProtobufCMessageDescriptor *d, i
           memcpy(dst, &x, 8);
           break;
         }
-        case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_UINT64:
+        case PROTOBUF_C_TYPE_INT64:
+        case PROTOBUF_C_TYPE_UINT64:
           memcpy(dst, &v, 8);
           break;
         case PROTOBUF_C_TYPE_STRING: {
@@ -377,12 +387,18 @@ static void fill_all(ProtobufCMessage *m, const ProtobufCMessageDescriptor *d, i
 }
 
 static const ProtobufCMessageDescriptor *const all_messages[] = {
-    &onnx__model_proto__descriptor, &onnx__graph_proto__descriptor,
-    &onnx__node_proto__descriptor, &onnx__attribute_proto__descriptor,
-    &onnx__tensor_proto__descriptor, &onnx__tensor_proto__segment__descriptor,
-    &onnx__value_info_proto__descriptor, &onnx__type_proto__descriptor,
-    &onnx__type_proto__tensor__descriptor, &onnx__tensor_shape_proto__descriptor,
-    &onnx__tensor_shape_proto__dimension__descriptor, &onnx__operator_set_id_proto__descriptor,
+    &onnx__model_proto__descriptor,
+    &onnx__graph_proto__descriptor,
+    &onnx__node_proto__descriptor,
+    &onnx__attribute_proto__descriptor,
+    &onnx__tensor_proto__descriptor,
+    &onnx__tensor_proto__segment__descriptor,
+    &onnx__value_info_proto__descriptor,
+    &onnx__type_proto__descriptor,
+    &onnx__type_proto__tensor__descriptor,
+    &onnx__tensor_shape_proto__descriptor,
+    &onnx__tensor_shape_proto__dimension__descriptor,
+    &onnx__operator_set_id_proto__descriptor,
     &onnx__string_string_entry_proto__descriptor,
 };
 
@@ -419,7 +435,8 @@ static void test_every_field_of_every_message(void) {
   ProtobufCMessageDescriptor other = onnx__tensor_proto__descriptor;
   onnxshape__arena *a = onnxshape__arena_new();
   const uint8_t empty[1] = {0};
-  CHECK(a != NULL && onnxshape__pb_fast_decode(&onnx__tensor_proto__descriptor, empty, 0, a) != NULL);
+  CHECK(a != NULL &&
+        onnxshape__pb_fast_decode(&onnx__tensor_proto__descriptor, empty, 0, a) != NULL);
   CHECK(onnxshape__pb_fast_decode(&other, empty, 0, a) == NULL);
   CHECK(onnxshape__pb_fast_decode(NULL, empty, 0, a) == NULL);
   CHECK(onnxshape__pb_fast_decode(&onnx__tensor_proto__descriptor, empty, 0, NULL) == NULL);

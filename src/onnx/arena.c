@@ -5,7 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#define ARENA_HEAD \
+#define ARENA_HEAD                                                                    \
   ((sizeof(onnxshape__arena) + ONNXSHAPE__ARENA_ALIGN - 1) / ONNXSHAPE__ARENA_ALIGN * \
    ONNXSHAPE__ARENA_ALIGN)
 #define ARENA_FIRST 8192u /* a small model, decoded and loaded, fits */

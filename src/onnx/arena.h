@@ -4,11 +4,10 @@
 #ifndef ONNXSHAPE_ARENA_H
 #define ONNXSHAPE_ARENA_H
 
+#include <protobuf-c/protobuf-c.h>
 #include <stdalign.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include <protobuf-c/protobuf-c.h>
 
 /* A decoded model is a few dozen small messages, strings and arrays, all
  * released together: they come from blocks bumped by a pointer (the first
@@ -21,8 +20,8 @@ typedef struct onnxshape__arena_block {
 } onnxshape__arena_block;
 
 typedef struct onnxshape__arena {
-  ProtobufCAllocator allocator;  /* allocates from this arena; free does nothing */
-  unsigned char *cur, *end;      /* the free part of the newest block */
+  ProtobufCAllocator allocator;   /* allocates from this arena; free does nothing */
+  unsigned char *cur, *end;       /* the free part of the newest block */
   onnxshape__arena_block *blocks; /* blocks allocated after the first, newest first */
 } onnxshape__arena;
 

@@ -232,131 +232,130 @@ _Static_assert(sizeof(Onnx__AttributeProto__AttributeType) == 4 &&
   static T *name(const uint8_t *b, size_t len, onnxshape__arena *a, unsigned depth)
 
 /* The start of a decoder: the message, at its defaults, and the first pass. */
-#define BEGIN(T, init)                                  \
-  if (depth > MAX_DEPTH) return NULL;                   \
-  T *m = alloc(a, sizeof *m);                           \
-  if (m == NULL) return NULL;                           \
-  init(m);                                              \
-  uint32_t seen = 0;                                    \
-  int repeated = 0;                                     \
-  field recs[MAX_RECORDED];                             \
-  size_t n_rec = 0;                                     \
-  (void)seen;                                           \
-  (void)repeated;                                       \
-  (void)recs;                                           \
-  (void)n_rec;                                          \
-  field f;                                              \
-  const uint8_t *p = b, *end = b + len;                 \
-  while (p < end) {                                     \
-    if (!read_field(&p, end, &f)) return NULL;          \
+#define BEGIN(T, init)                         \
+  if (depth > MAX_DEPTH) return NULL;          \
+  T *m = alloc(a, sizeof *m);                  \
+  if (m == NULL) return NULL;                  \
+  init(m);                                     \
+  uint32_t seen = 0;                           \
+  int repeated = 0;                            \
+  field recs[MAX_RECORDED];                    \
+  size_t n_rec = 0;                            \
+  (void)seen;                                  \
+  (void)repeated;                              \
+  (void)recs;                                  \
+  (void)n_rec;                                 \
+  field f;                                     \
+  const uint8_t *p = b, *end = b + len;        \
+  while (p < end) {                            \
+    if (!read_field(&p, end, &f)) return NULL; \
     switch (f.number) {
-#define END_PASS \
-  default:       \
+#define END_PASS                                                       \
+  default:                                                             \
     break; /* an unknown field: skipped (protobuf-c keeps it aside) */ \
-    }            \
+    }                                                                  \
     }
 
 /* The second pass, over the repeated fields only: those pass 1 recorded
  * or, past MAX_RECORDED of them, all the fields again. */
-#define FILL_PASS                                                  \
-  if (repeated) {                                                  \
-    size_t k_ = 0;                                                 \
-    p = b;                                                         \
-    for (;;) {                                                     \
-      if (n_rec <= MAX_RECORDED) {                                 \
-        if (k_ == n_rec) break;                                    \
-        f = recs[k_++];                                            \
-      } else {                                                     \
-        if (p >= end) break;                                       \
-        if (!read_field(&p, end, &f)) return NULL;                 \
-      }                                                            \
+#define FILL_PASS                                  \
+  if (repeated) {                                  \
+    size_t k_ = 0;                                 \
+    p = b;                                         \
+    for (;;) {                                     \
+      if (n_rec <= MAX_RECORDED) {                 \
+        if (k_ == n_rec) break;                    \
+        f = recs[k_++];                            \
+      } else {                                     \
+        if (p >= end) break;                       \
+        if (!read_field(&p, end, &f)) return NULL; \
+      }                                            \
       switch (f.number) {
-
 #define CHECK_WIRE(w) \
   if (f.wire != (w)) return NULL
 
 /* Singular fields (pass 1): a proto2 optional scalar or bytes sets its has_
  * flag; strings and messages are pointers (NULL when absent). */
-#define OPT_INT64(n, mem)                                  \
-  case n:                                                  \
-    CHECK_WIRE(WIRE_VARINT);                               \
-    if (!once(&seen, n)) return NULL;                      \
-    m->has_##mem = 1;                                      \
-    memcpy(&m->mem, &f.v, sizeof m->mem);                  \
+#define OPT_INT64(n, mem)                 \
+  case n:                                 \
+    CHECK_WIRE(WIRE_VARINT);              \
+    if (!once(&seen, n)) return NULL;     \
+    m->has_##mem = 1;                     \
+    memcpy(&m->mem, &f.v, sizeof m->mem); \
     break;
-#define OPT_INT32(n, mem)                                  \
-  case n:                                                  \
-    CHECK_WIRE(WIRE_VARINT);                               \
-    if (!once(&seen, n)) return NULL;                      \
-    m->has_##mem = 1;                                      \
-    store32(&m->mem, f.v);                                 \
+#define OPT_INT32(n, mem)             \
+  case n:                             \
+    CHECK_WIRE(WIRE_VARINT);          \
+    if (!once(&seen, n)) return NULL; \
+    m->has_##mem = 1;                 \
+    store32(&m->mem, f.v);            \
     break;
-#define OPT_FLOAT(n, mem)                                  \
-  case n: {                                                \
-    CHECK_WIRE(WIRE_32);                                   \
-    if (!once(&seen, n)) return NULL;                      \
-    m->has_##mem = 1;                                      \
-    uint32_t x_ = le32(f.at);                              \
-    memcpy(&m->mem, &x_, sizeof x_);                       \
-    break;                                                 \
+#define OPT_FLOAT(n, mem)             \
+  case n: {                           \
+    CHECK_WIRE(WIRE_32);              \
+    if (!once(&seen, n)) return NULL; \
+    m->has_##mem = 1;                 \
+    uint32_t x_ = le32(f.at);         \
+    memcpy(&m->mem, &x_, sizeof x_);  \
+    break;                            \
   }
-#define OPT_BYTES(n, mem)                                  \
-  case n:                                                  \
-    CHECK_WIRE(WIRE_LEN);                                  \
-    if (!once(&seen, n)) return NULL;                      \
-    m->has_##mem = 1;                                      \
-    if (!copy_bytes(a, &f, &m->mem)) return NULL;          \
+#define OPT_BYTES(n, mem)                         \
+  case n:                                         \
+    CHECK_WIRE(WIRE_LEN);                         \
+    if (!once(&seen, n)) return NULL;             \
+    m->has_##mem = 1;                             \
+    if (!copy_bytes(a, &f, &m->mem)) return NULL; \
     break;
-#define STRING(n, mem)                                     \
-  case n:                                                  \
-    CHECK_WIRE(WIRE_LEN);                                  \
+#define STRING(n, mem)                                                         \
+  case n:                                                                      \
+    CHECK_WIRE(WIRE_LEN);                                                      \
     if (!once(&seen, n) || (m->mem = copy_string(a, &f)) == NULL) return NULL; \
     break;
-#define MESSAGE(n, mem, dec)                               \
-  case n:                                                  \
-    CHECK_WIRE(WIRE_LEN);                                  \
+#define MESSAGE(n, mem, dec)                                                                     \
+  case n:                                                                                        \
+    CHECK_WIRE(WIRE_LEN);                                                                        \
     if (!once(&seen, n) || (m->mem = dec(f.at, (size_t)f.v, a, depth + 1)) == NULL) return NULL; \
     break;
 
 /* Members of a message's one oneof (bit 31 of `seen` stands for it). */
 #define ONEOF 31
-#define ONEOF_INT64(n, mem, which)                         \
-  case n:                                                  \
-    CHECK_WIRE(WIRE_VARINT);                               \
-    if (!once(&seen, ONEOF)) return NULL;                  \
-    m->value_case = which;                                 \
-    memcpy(&m->mem, &f.v, sizeof m->mem);                  \
+#define ONEOF_INT64(n, mem, which)        \
+  case n:                                 \
+    CHECK_WIRE(WIRE_VARINT);              \
+    if (!once(&seen, ONEOF)) return NULL; \
+    m->value_case = which;                \
+    memcpy(&m->mem, &f.v, sizeof m->mem); \
     break;
-#define ONEOF_STRING(n, mem, which)                        \
-  case n:                                                  \
-    CHECK_WIRE(WIRE_LEN);                                  \
+#define ONEOF_STRING(n, mem, which)                                                \
+  case n:                                                                          \
+    CHECK_WIRE(WIRE_LEN);                                                          \
     if (!once(&seen, ONEOF) || (m->mem = copy_string(a, &f)) == NULL) return NULL; \
-    m->value_case = which;                                 \
+    m->value_case = which;                                                         \
     break;
-#define ONEOF_BYTES(n, mem, which)                         \
-  case n:                                                  \
-    CHECK_WIRE(WIRE_LEN);                                  \
+#define ONEOF_BYTES(n, mem, which)                                       \
+  case n:                                                                \
+    CHECK_WIRE(WIRE_LEN);                                                \
     if (!once(&seen, ONEOF) || !copy_bytes(a, &f, &m->mem)) return NULL; \
-    m->value_case = which;                                 \
+    m->value_case = which;                                               \
     break;
-#define ONEOF_MESSAGE(n, mem, dec, which)                  \
-  case n:                                                  \
-    CHECK_WIRE(WIRE_LEN);                                  \
+#define ONEOF_MESSAGE(n, mem, dec, which)                                               \
+  case n:                                                                               \
+    CHECK_WIRE(WIRE_LEN);                                                               \
     if (!once(&seen, ONEOF) || (m->mem = dec(f.at, (size_t)f.v, a, depth + 1)) == NULL) \
-      return NULL;                                         \
-    m->value_case = which;                                 \
+      return NULL;                                                                      \
+    m->value_case = which;                                                              \
     break;
 
 /* Repeated fields, pass 1: counted into n_<mem>. */
-#define RECORD                          \
-  repeated = 1;                         \
+#define RECORD                               \
+  repeated = 1;                              \
   if (n_rec < MAX_RECORDED) recs[n_rec] = f; \
   n_rec++;
-#define COUNT_LEN(n, mem)                                  \
-  case n:                                                  \
-    CHECK_WIRE(WIRE_LEN);                                  \
-    m->n_##mem++;                                          \
-    RECORD                                                 \
+#define COUNT_LEN(n, mem) \
+  case n:                 \
+    CHECK_WIRE(WIRE_LEN); \
+    m->n_##mem++;         \
+    RECORD                \
     break;
 #define COUNT_SCALAR(n, mem, wire)                         \
   case n:                                                  \
@@ -366,36 +365,36 @@ _Static_assert(sizeof(Onnx__AttributeProto__AttributeType) == 4 &&
 
 /* Between the passes: each counted array, allocated at its size; n_<mem>
  * then counts the values stored. */
-#define ALLOCATE(mem)                                                  \
-  if (m->n_##mem > 0) {                                                \
-    if (m->n_##mem > SIZE_MAX / 2 / sizeof *m->mem) return NULL;       \
+#define ALLOCATE(mem)                                                          \
+  if (m->n_##mem > 0) {                                                        \
+    if (m->n_##mem > SIZE_MAX / 2 / sizeof *m->mem) return NULL;               \
     if ((m->mem = alloc(a, m->n_##mem * sizeof *m->mem)) == NULL) return NULL; \
-    m->n_##mem = 0;                                                    \
+    m->n_##mem = 0;                                                            \
   }
 
 /* Repeated fields, pass 2. */
-#define FILL_STRING(n, mem)                                            \
-  case n:                                                              \
+#define FILL_STRING(n, mem)                                               \
+  case n:                                                                 \
     if ((m->mem[m->n_##mem++] = copy_string(a, &f)) == NULL) return NULL; \
     break;
-#define FILL_BYTES(n, mem)                                             \
-  case n:                                                              \
-    if (!copy_bytes(a, &f, &m->mem[m->n_##mem++])) return NULL;        \
+#define FILL_BYTES(n, mem)                                      \
+  case n:                                                       \
+    if (!copy_bytes(a, &f, &m->mem[m->n_##mem++])) return NULL; \
     break;
-#define FILL_MESSAGE(n, mem, dec)                                      \
-  case n:                                                              \
+#define FILL_MESSAGE(n, mem, dec)                                                           \
+  case n:                                                                                   \
     if ((m->mem[m->n_##mem++] = dec(f.at, (size_t)f.v, a, depth + 1)) == NULL) return NULL; \
     break;
-#define FILL_SCALAR(n, mem, wire)                                      \
-  case n:                                                              \
-    fill_values(&f, wire, sizeof *m->mem, m->mem, &m->n_##mem);        \
+#define FILL_SCALAR(n, mem, wire)                               \
+  case n:                                                       \
+    fill_values(&f, wire, sizeof *m->mem, m->mem, &m->n_##mem); \
     break;
 
-#define END_FILL   \
-  default:         \
-    break;         \
-    }              \
-    }              \
+#define END_FILL \
+  default:       \
+    break;       \
+    }            \
+    }            \
     }
 
 DECODER(dec_entry, Onnx__StringStringEntryProto) {
@@ -626,10 +625,10 @@ DECODER(dec_model, Onnx__ModelProto) {
 /* ---- entry ------------------------------------------------------------------ */
 
 /* The decoders as protobuf-c messages, by descriptor. */
-#define ENTRY(name, dec)                                                      \
+#define ENTRY(name, dec)                                                             \
   static ProtobufCMessage *name(const uint8_t *b, size_t len, onnxshape__arena *a) { \
-    void *m = dec(b, len, a, 0);                                              \
-    return m;                                                                 \
+    void *m = dec(b, len, a, 0);                                                     \
+    return m;                                                                        \
   }
 ENTRY(entry_model, dec_model)
 ENTRY(entry_tensor, dec_tensor)

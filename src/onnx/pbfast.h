@@ -4,10 +4,9 @@
 #ifndef ONNXSHAPE_PBFAST_H
 #define ONNXSHAPE_PBFAST_H
 
+#include <protobuf-c/protobuf-c.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include <protobuf-c/protobuf-c.h>
 
 #include "arena.h"
 

@@ -5,9 +5,8 @@
 #ifndef ONNXSHAPE_PB_EQUAL_H
 #define ONNXSHAPE_PB_EQUAL_H
 
-#include <string.h>
-
 #include <protobuf-c/protobuf-c.h>
+#include <string.h>
 
 static int pb_value_equal(const ProtobufCFieldDescriptor *fd, const void *a, const void *b);
 
@@ -15,9 +14,13 @@ static int pb_value_equal(const ProtobufCFieldDescriptor *fd, const void *a, con
  * for a repeated field). */
 static size_t pb_elem_size(const ProtobufCFieldDescriptor *fd) {
   switch (fd->type) {
-    case PROTOBUF_C_TYPE_INT32: case PROTOBUF_C_TYPE_ENUM: case PROTOBUF_C_TYPE_FLOAT:
+    case PROTOBUF_C_TYPE_INT32:
+    case PROTOBUF_C_TYPE_ENUM:
+    case PROTOBUF_C_TYPE_FLOAT:
       return 4;
-    case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_DOUBLE:
+    case PROTOBUF_C_TYPE_INT64:
+    case PROTOBUF_C_TYPE_UINT64:
+    case PROTOBUF_C_TYPE_DOUBLE:
       return 8;
     case PROTOBUF_C_TYPE_BYTES:
       return sizeof(ProtobufCBinaryData);
@@ -67,9 +70,13 @@ static int pb_message_equal(const ProtobufCMessage *a, const ProtobufCMessage *b
 
 static int pb_value_equal(const ProtobufCFieldDescriptor *fd, const void *a, const void *b) {
   switch (fd->type) {
-    case PROTOBUF_C_TYPE_INT32: case PROTOBUF_C_TYPE_ENUM: case PROTOBUF_C_TYPE_FLOAT:
+    case PROTOBUF_C_TYPE_INT32:
+    case PROTOBUF_C_TYPE_ENUM:
+    case PROTOBUF_C_TYPE_FLOAT:
       return memcmp(a, b, 4) == 0; /* bit patterns: NaNs compare */
-    case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_DOUBLE:
+    case PROTOBUF_C_TYPE_INT64:
+    case PROTOBUF_C_TYPE_UINT64:
+    case PROTOBUF_C_TYPE_DOUBLE:
       return memcmp(a, b, 8) == 0;
     case PROTOBUF_C_TYPE_STRING: {
       const char *sa, *sb;
