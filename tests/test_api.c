@@ -443,7 +443,7 @@ static void test_many_inputs(void) {
   onnxshape_model_free(model);
 }
 
-RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_null_arguments), TEST_ENTRY(test_many_inputs),
-          TEST_ENTRY(test_model_in_memory), TEST_ENTRY(test_long_target),
-          TEST_ENTRY(test_write_and_read_back), TEST_ENTRY(test_external_needs_directory),
-          TEST_ENTRY(test_large_inline_file))
+RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_null_arguments),
+          TEST_ENTRY(test_many_inputs), TEST_ENTRY(test_model_in_memory),
+          TEST_ENTRY(test_long_target), TEST_ENTRY(test_write_and_read_back),
+          TEST_ENTRY(test_external_needs_directory), TEST_ENTRY(test_large_inline_file))

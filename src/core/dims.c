@@ -35,8 +35,7 @@
     complete behaviors;
     disjoint behaviors;
 */
-static onnxshape_status count_dims(const int64_t *dims, size_t rank, int64_t *count,
-                                   size_t *bad) {
+static onnxshape_status count_dims(const int64_t *dims, size_t rank, int64_t *count, size_t *bad) {
   int64_t p = 1;
   int zero = 0, over = 0;
   /* One pass: a negative dim returns at once; a zero dim stops the product
@@ -89,8 +88,8 @@ onnxshape_status onnxshape_dims_count(const int64_t *dims, size_t rank, int64_t 
 */
 ONNXSHAPE_NOINLINE static onnxshape_status count_fail(const onnxshape_op_version *v,
                                                       const char *what, const int64_t *dims,
-                                                      size_t rank, onnxshape_status st,
-                                                      size_t bad, onnxshape_diag *diag) {
+                                                      size_t rank, onnxshape_status st, size_t bad,
+                                                      onnxshape_diag *diag) {
   (void)rank; /* bounds bad, in the contract */
   if (st == ONNXSHAPE_ERR_NEGATIVE_DIM) {
     return onnxshape__fail(diag, st, v->op_name, v->since_version,

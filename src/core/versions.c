@@ -102,6 +102,8 @@ onnxshape_status onnxshape_op_from_name(const char *name, onnxshape_op *op) {
  * version): the kernels' per-call check is one load, not a search.
  * tests/test_core.c checks it against a search of onnxshape_op_versions. */
 #define VERSION_SLOTS (ONNXSHAPE_MAX_OPSET + 1)
+/* One row per operator. */
+/* clang-format off */
 static const unsigned char version_slot[3][VERSION_SLOTS] = {
     [ONNXSHAPE_OP_SHAPE - 1] = {[1] = 1, [13] = 2, [15] = 3, [19] = 4, [21] = 5, [23] = 6,
                                 [24] = 7, [25] = 8},
@@ -110,6 +112,7 @@ static const unsigned char version_slot[3][VERSION_SLOTS] = {
     [ONNXSHAPE_OP_SIZE - 1] = {[1] = 1, [13] = 2, [19] = 3, [21] = 4, [23] = 5, [24] = 6,
                                [25] = 7},
 };
+/* clang-format on */
 
 static const onnxshape_op_version *version_fast(onnxshape_op op, int version) {
   static const onnxshape_op_version *const tables[3] = {shape_versions, reshape_versions,

@@ -2,6 +2,8 @@
 /* ModelProto to the checked, protobuf-free form of model.h. Every static
  * rule is checked here, so running a model fails only on data. */
 #define _POSIX_C_SOURCE 200809L
+#include "model.h"
+
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -10,7 +12,6 @@
 
 #include "../core/internal.h"
 #include "fileio.h"
-#include "model.h"
 #include "onnx_subset.pb-c.h"
 #include "pbfast.h"
 
@@ -318,9 +319,9 @@ static onnxshape_status load_constant_value(const onnxshape_model *m, os_node *n
 }
 
 /* Checks one attribute against the version's list and decodes it. */
-static onnxshape_status load_attr(onnxshape_model *m, os_node *n,
-                                  const Onnx__AttributeProto *ap, os_attr *a,
-                                  const op_attr *specs, size_t n_specs, onnxshape_diag *diag) {
+static onnxshape_status load_attr(onnxshape_model *m, os_node *n, const Onnx__AttributeProto *ap,
+                                  os_attr *a, const op_attr *specs, size_t n_specs,
+                                  onnxshape_diag *diag) {
   a->name = ap->name != NULL ? ap->name : "";
   if (ap->ref_attr_name != NULL) {
     return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE,
@@ -582,8 +583,8 @@ onnxshape_status onnxshape_model_parse(const void *bytes, size_t len, const char
   const char *caller_node = diag->node;
   onnxshape__arena *a = onnxshape__arena_new();
   if (a == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
-  Onnx__ModelProto *mp = (Onnx__ModelProto *)onnxshape__pb_fast_decode(
-      &onnx__model_proto__descriptor, bytes, len, a);
+  Onnx__ModelProto *mp =
+      (Onnx__ModelProto *)onnxshape__pb_fast_decode(&onnx__model_proto__descriptor, bytes, len, a);
   if (mp == NULL) {
     /* An encoding the fast path leaves to protobuf-c (or malformed bytes):
      * start again with a fresh arena, so nothing is held twice. */
@@ -601,7 +602,8 @@ onnxshape_status onnxshape_model_parse(const void *bytes, size_t len, const char
     memset(m, 0, sizeof *m);
     m->arena = a;
   }
-  if (m == NULL || (base_dir != NULL && (m->dir = model_alloc(m, strlen(base_dir) + 1, 1)) == NULL)) {
+  if (m == NULL ||
+      (base_dir != NULL && (m->dir = model_alloc(m, strlen(base_dir) + 1, 1)) == NULL)) {
     onnxshape__arena_release(a);
     return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
   }
