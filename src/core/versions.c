@@ -59,25 +59,21 @@ static const onnxshape_op_version size_versions[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Each operator's version list, by operator number - 1. */
+static const struct {
+  const onnxshape_op_version *first;
+  size_t count;
+} op_tables[3] = {
+    [ONNXSHAPE_OP_SHAPE - 1] = {shape_versions, COUNT(shape_versions)},
+    [ONNXSHAPE_OP_RESHAPE - 1] = {reshape_versions, COUNT(reshape_versions)},
+    [ONNXSHAPE_OP_SIZE - 1] = {size_versions, COUNT(size_versions)},
+};
+
 const onnxshape_op_version *onnxshape_op_versions(onnxshape_op op, size_t *count) {
-  const onnxshape_op_version *first = NULL;
-  size_t n = 0;
-  switch (op) {
-    case ONNXSHAPE_OP_SHAPE:
-      first = shape_versions;
-      n = COUNT(shape_versions);
-      break;
-    case ONNXSHAPE_OP_RESHAPE:
-      first = reshape_versions;
-      n = COUNT(reshape_versions);
-      break;
-    case ONNXSHAPE_OP_SIZE:
-      first = size_versions;
-      n = COUNT(size_versions);
-      break;
-  }
-  if (count != NULL) *count = n;
-  return first;
+  unsigned o = (unsigned)op - 1u;
+  int known = o < 3u;
+  if (count != NULL) *count = known ? op_tables[o].count : 0;
+  return known ? op_tables[o].first : NULL;
 }
 
 const char *onnxshape_op_name(onnxshape_op op) {
@@ -115,12 +111,10 @@ static const unsigned char version_slot[3][VERSION_SLOTS] = {
 /* clang-format on */
 
 static const onnxshape_op_version *version_fast(onnxshape_op op, int version) {
-  static const onnxshape_op_version *const tables[3] = {shape_versions, reshape_versions,
-                                                        size_versions};
   unsigned o = (unsigned)op - 1u;
   if (o >= 3u || version < 0 || version >= VERSION_SLOTS) return NULL;
   unsigned slot = version_slot[o][version];
-  return slot != 0 ? &tables[o][slot - 1] : NULL;
+  return slot != 0 ? &op_tables[o].first[slot - 1] : NULL;
 }
 
 const onnxshape_op_version *onnxshape_op_version_get(onnxshape_op op, int version) {

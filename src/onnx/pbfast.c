@@ -189,6 +189,15 @@ static HOT_INLINE int count_values(const field *f, unsigned wire, size_t *n) {
   return 1;
 }
 
+/* Element k of an array of 4- or 8-byte elements. */
+static HOT_INLINE void store_element(unsigned char *arr, size_t size, size_t k, uint64_t v) {
+  if (size == 4) {
+    store32(arr + k * 4, v);
+  } else {
+    memcpy(arr + k * 8, &v, 8);
+  }
+}
+
 /* Stores the value(s) counted by count_values() into arr from index *n on;
  * `size` is the bytes of one element (4 or 8), `wire` the wire type of one
  * value. */
@@ -196,12 +205,7 @@ static void fill_values(const field *f, unsigned wire, size_t size, void *arr, s
   unsigned char *out = arr;
   if (f->wire == wire) { /* one value */
     uint64_t v = wire == WIRE_VARINT ? f->v : wire == WIRE_32 ? le32(f->at) : le64(f->at);
-    if (size == 4) {
-      store32(out + *n * 4, v);
-    } else {
-      memcpy(out + *n * 8, &v, 8);
-    }
-    (*n)++;
+    store_element(out, size, (*n)++, v);
     return;
   }
   const uint8_t *p = f->at, *end = f->at + f->v; /* a packed run */
@@ -213,12 +217,7 @@ static void fill_values(const field *f, unsigned wire, size_t size, void *arr, s
       v = wire == WIRE_32 ? le32(p) : le64(p);
       p += wire == WIRE_32 ? 4 : 8;
     }
-    if (size == 4) {
-      store32(out + *n * 4, v);
-    } else {
-      memcpy(out + *n * 8, &v, 8);
-    }
-    (*n)++;
+    store_element(out, size, (*n)++, v);
   }
 }
 
