@@ -134,6 +134,100 @@ static void check_reshape_case(uint64_t seed, int *failures) {
   }
 }
 
+/* The kernels over every version number around Reshape's, every type
+ * number and data that is sometimes short, against the reference and the
+ * documented order of the checks: version and type, allowzero, the rules,
+ * the bytes of the data, the bytes of the destination. (The kernels accept
+ * the usual call on a fast path and leave the rest to the full checks; this
+ * reaches both, on either side of each of the fast path's bounds.) */
+static void check_run_case(uint64_t seed, int *failures) {
+  static unsigned char src[4096], dst[4096];
+  int64_t in[MAXR], shape[MAXR], want[MAXR], view_dims[MAXR], copy_dims[MAXR];
+  size_t rank = (size_t)pick(0, 6);
+  for (size_t i = 0; i < rank; i++) in[i] = random_dim();
+  size_t len = random_target(in, rank, shape);
+  int version = (int)pick(0, ONNXSHAPE_MAX_OPSET + 2);
+  /* out_dims sometimes one entry short */
+  size_t capacity = pick(0, 9) == 0 && len > 0 ? len - 1 : MAXR;
+  int32_t type = (int32_t)pick(0, ONNXSHAPE_TYPE_LAST + 2);
+  int has_allowzero = (int)pick(0, 1), allowzero = has_allowzero ? (int)pick(0, 1) : 0;
+  onnxshape_reshape_attrs a = {has_allowzero, allowzero};
+
+  onnxshape_status want_st = onnxshape_check_type(ONNXSHAPE_OP_RESHAPE, version, type, NULL);
+  if (want_st == ONNXSHAPE_OK && has_allowzero && version < 14) {
+    want_st = ONNXSHAPE_ERR_INVALID_ATTRIBUTE;
+  }
+  if (want_st == ONNXSHAPE_OK) want_st = ref_reshape(in, rank, shape, len, allowzero, want);
+  if (want_st == ONNXSHAPE_OK && capacity < len) want_st = ONNXSHAPE_ERR_BUFFER_TOO_SMALL;
+  int64_t infer_dims[MAXR];
+  for (size_t i = 0; i < MAXR; i++) infer_dims[i] = INT64_MIN;
+  onnxshape_status st =
+      onnxshape_reshape_infer(version, type, in, rank, shape, len, &a, infer_dims, capacity, NULL);
+  int ok = st == want_st && (st != ONNXSHAPE_OK ? infer_dims[0] == INT64_MIN
+                                                : memcmp(infer_dims, want, len * 8) == 0);
+  size_t need = 0;
+  int64_t count = 0;
+  if (want_st == ONNXSHAPE_OK) {
+    CHECK_STATUS(onnxshape_dims_count(in, rank, &count), ONNXSHAPE_OK);
+    if (onnxshape_type_storage_bytes(type, count, &need) != ONNXSHAPE_OK) {
+      want_st = ONNXSHAPE_ERR_OVERFLOW;
+    }
+  }
+  /* The data holds what its dims need, one byte less, or more. */
+  int64_t k = pick(0, 9);
+  size_t held = k < 2 && need > 0 ? need - 1 : k < 3 ? need + (size_t)pick(1, 64) : need;
+  onnxshape_status view_st = want_st;
+  if (view_st == ONNXSHAPE_OK && held < need) view_st = ONNXSHAPE_ERR_DATA_SIZE;
+
+  /* A view never reads the data, so a large one needs no memory. */
+  onnxshape_tensor t = {type, rank, in, src, held};
+  onnxshape_tensor out = {0, 0, NULL, NULL, 0};
+  for (size_t i = 0; i < MAXR; i++) view_dims[i] = copy_dims[i] = INT64_MIN;
+  if (ok) {
+    st = onnxshape_reshape_run_view(version, &t, shape, len, &a, view_dims, capacity, &out, NULL);
+    ok = st == view_st;
+  }
+  if (ok && st == ONNXSHAPE_OK) {
+    ok = memcmp(view_dims, want, len * sizeof(int64_t)) == 0 && out.type == type &&
+         out.rank == len && out.dims == view_dims && out.data == src && out.data_bytes == need;
+  } else if (ok) {
+    ok = view_dims[0] == INT64_MIN && out.dims == NULL; /* untouched on error */
+  }
+  /* A copy moves real bytes, so only when they fit the buffers here; the
+   * destination is sometimes one byte short. */
+  if (ok && held <= sizeof src) {
+    size_t room = k == 9 && need > 0 ? need - 1 : sizeof dst;
+    onnxshape_status copy_st = view_st;
+    if (copy_st == ONNXSHAPE_OK && room < need) copy_st = ONNXSHAPE_ERR_BUFFER_TOO_SMALL;
+    for (size_t i = 0; i < held; i++) src[i] = (unsigned char)rnd();
+    memset(dst, 0xA5, sizeof dst);
+    out.data = NULL;
+    st = onnxshape_reshape_run_copy(version, &t, shape, len, &a, copy_dims, capacity, dst, room,
+                                    &out, NULL);
+    ok = st == copy_st;
+    if (ok && st == ONNXSHAPE_OK) {
+      ok = memcmp(copy_dims, want, len * sizeof(int64_t)) == 0 && out.data == dst &&
+           out.data_bytes == need && memcmp(dst, src, need) == 0 &&
+           (need == sizeof dst || dst[need] == 0xA5);
+    } else if (ok) {
+      ok = copy_dims[0] == INT64_MIN && dst[0] == 0xA5;
+    }
+  }
+  if (!ok) {
+    if (*failures < 10) {
+      fprintf(stderr, "run mismatch (seed %" PRIu64 "): Reshape-%d %s rank %zu in [", seed, version,
+              onnxshape_type_name(type), rank);
+      for (size_t i = 0; i < rank; i++) fprintf(stderr, " %" PRId64, in[i]);
+      fprintf(stderr, " ] target [");
+      for (size_t i = 0; i < len; i++) fprintf(stderr, " %" PRId64, shape[i]);
+      fprintf(stderr, " ] allowzero %d/%d, %zu of %zu bytes: got %s; want %s (infer), %s (run)\n",
+              has_allowzero, allowzero, held, need, onnxshape_status_name(st),
+              onnxshape_status_name(want_st), onnxshape_status_name(view_st));
+    }
+    (*failures)++;
+  }
+}
+
 static int64_t ref_clamp(int64_t a, int64_t r) {
   __extension__ __int128 x = a;
   if (x < 0) x += r;
@@ -192,10 +286,13 @@ static void test_random_cases(void) {
   long cases = cases_env != NULL ? strtol(cases_env, NULL, 10) : 200000;
   if (seed == 0) seed = 1;
   rng_state = seed;
-  printf("property test: seed %" PRIu64 ", %ld reshape cases, %ld shape/size cases\n", seed,
-         cases, cases);
+  printf("property test: seed %" PRIu64
+         ", %ld reshape infer cases, %ld reshape run cases, "
+         "%ld shape/size cases\n",
+         seed, cases, cases, cases);
   int failures = 0;
   for (long i = 0; i < cases; i++) check_reshape_case(seed, &failures);
+  for (long i = 0; i < cases; i++) check_run_case(seed, &failures);
   for (long i = 0; i < cases; i++) check_shape_size_case(seed, &failures);
   if (failures > 0) {
     fprintf(stderr, "%d failing cases; replay with ONNXSHAPE_SEED=%" PRIu64 "\n", failures, seed);

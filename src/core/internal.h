@@ -8,9 +8,11 @@
 #if defined(__GNUC__)
 #define ONNXSHAPE_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define ONNXSHAPE_NOINLINE __attribute__((noinline))
+#define ONNXSHAPE_INLINE inline __attribute__((always_inline))
 #else
 #define ONNXSHAPE_PRINTF(f, a)
 #define ONNXSHAPE_NOINLINE
+#define ONNXSHAPE_INLINE inline
 #endif
 
 /* Clears diag->message (a successful call leaves it empty). */
@@ -67,6 +69,25 @@ static inline int onnxshape__mul_nonneg(int64_t a, int64_t b, int64_t *r) {
   *r = a * b;
   return 1;
 }
+
+/* *r = a * b for a, b >= 1 (long long, as int64_t on every platform this
+ * builds for); returns nonzero, with *r unspecified, when the product does
+ * not fit. With GCC and clang it is the compiler's checked multiply (one
+ * instruction and a branch; Frama-C knows it through the contract in its
+ * __fc_gcc_builtins.h); elsewhere a division guards the product. */
+#if defined(__FRAMAC__)
+#include "__fc_gcc_builtins.h"
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define onnxshape__mul_overflows(a, b, r) __builtin_smulll_overflow((a), (b), (r))
+#else
+#include <limits.h>
+static inline int onnxshape__mul_overflows(long long a, long long b, long long *r) {
+  if (a > LLONG_MAX / b) return 1;
+  *r = a * b;
+  return 0;
+}
+#endif
 
 /* Validates version and type for a kernel entry; on success *v is the table
  * entry. Messages name the operator and version. */
