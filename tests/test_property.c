@@ -163,8 +163,9 @@ static void check_run_case(uint64_t seed, int *failures) {
   for (size_t i = 0; i < MAXR; i++) infer_dims[i] = INT64_MIN;
   onnxshape_status st =
       onnxshape_reshape_infer(version, type, in, rank, shape, len, &a, infer_dims, capacity, NULL);
-  int ok = st == want_st && (st != ONNXSHAPE_OK ? infer_dims[0] == INT64_MIN
-                                                : memcmp(infer_dims, want, len * 8) == 0);
+  int ok =
+      st == want_st && (st != ONNXSHAPE_OK ? infer_dims[0] == INT64_MIN
+                                           : memcmp(infer_dims, want, len * sizeof(int64_t)) == 0);
   size_t need = 0;
   int64_t count = 0;
   if (want_st == ONNXSHAPE_OK) {

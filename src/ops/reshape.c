@@ -702,17 +702,15 @@ onnxshape_status onnxshape_reshape_infer(int version, int32_t type, const int64_
                                          size_t in_rank, const int64_t *shape, size_t shape_len,
                                          const onnxshape_reshape_attrs *attrs, int64_t *out_dims,
                                          size_t out_capacity, onnxshape_diag *diag) {
-  int64_t fast_n, fast_value; /* apart from plan()'s, which live in memory */
-  size_t fast_inferred;
+  int64_t n, value;
+  size_t inferred;
   if (plan_fast(version, type, in_dims, in_rank, shape, shape_len, attrs, out_dims, out_capacity,
-                &fast_n, &fast_inferred, &fast_value)) {
-    write_dims(shape, shape_len, in_dims, in_rank, (int)allowzero_value(attrs), fast_inferred,
-               fast_value, fast_n, out_dims, out_capacity);
+                &n, &inferred, &value)) {
+    write_dims(shape, shape_len, in_dims, in_rank, (int)allowzero_value(attrs), inferred, value, n,
+               out_dims, out_capacity);
     onnxshape__diag_clear(diag);
     return ONNXSHAPE_OK;
   }
-  int64_t n, value;
-  size_t inferred;
   onnxshape_status st = plan(version, type, in_dims, in_rank, shape, shape_len, attrs,
                              out_dims != NULL, &n, &inferred, &value, diag);
   if (st != ONNXSHAPE_OK) return st;
