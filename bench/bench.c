@@ -50,7 +50,7 @@ static int cmp_double(const void *a, const void *b) {
  * REPEATS runs of iters[i]. The runs are interleaved (each repeat times
  * every function once), so that figures compared with one another see the
  * same phases of a noisy machine. */
-#define MAX_SET 4
+#define MAX_SET 18 /* the per-call figures: 3 cases x 3 operators x 2 */
 static void measure_set(int n, const bench_fn *fns, void *const *ctxs, const long *iters_in,
                         figure *out) {
   double per[MAX_SET][REPEATS];
@@ -275,23 +275,44 @@ int main(int argc, char **argv) {
     return 0;
   }
   printf("{\"repeats\":%d,\"per_call\":[", REPEATS);
+  /* Every per-call figure in one interleaved set: each repeat times all of
+   * them once, so the repeats of one figure are spread over the whole set's
+   * run (seconds) instead of a fraction of a second, and a short slow spell
+   * of the machine moves one repeat of each figure, not all of one. */
   static const char *const ops[] = {"Shape", "Size", "Reshape"};
   static const bench_fn fns[] = {run_shape, run_size, run_reshape};
+  enum { N_OPS = sizeof ops / sizeof ops[0], N_CALLS = BENCH_CASE_COUNT * N_OPS * 2 };
+  _Static_assert(N_CALLS <= MAX_SET, "measure_set takes every per-call figure");
+  static float data[150528]; /* the largest case's elements */
+  call_ctx calls[N_CALLS];
+  bench_fn call_fns[N_CALLS];
+  void *call_ctxs[N_CALLS];
+  long call_iters[N_CALLS];
+  figure call_figs[N_CALLS];
   for (size_t c = 0; c < BENCH_CASE_COUNT; c++) {
-    static float data[150528]; /* the largest case's elements */
-    call_ctx x = {&bench_cases[c],
-                  {ONNXSHAPE_TYPE_FLOAT, bench_cases[c].rank, bench_cases[c].dims, data,
-                   (size_t)bench_cases[c].size * sizeof(float)},
-                  1};
     if (bench_cases[c].size > (int64_t)(sizeof data / sizeof data[0])) return 1;
-    for (int o = 0; o < 3; o++) {
+    for (size_t o = 0; o < N_OPS; o++) {
+      for (int infer = 1; infer >= 0; infer--) {
+        size_t k = (c * N_OPS + o) * 2 + (size_t)(1 - infer);
+        calls[k] = (call_ctx){&bench_cases[c],
+                              {ONNXSHAPE_TYPE_FLOAT, bench_cases[c].rank, bench_cases[c].dims,
+                               data, (size_t)bench_cases[c].size * sizeof(float)},
+                              infer};
+        call_fns[k] = fns[o];
+        call_ctxs[k] = &calls[k];
+        call_iters[k] = 2000000;
+      }
+    }
+  }
+  measure_set(N_CALLS, call_fns, call_ctxs, call_iters, call_figs);
+  for (size_t c = 0; c < BENCH_CASE_COUNT; c++) {
+    for (size_t o = 0; o < N_OPS; o++) {
+      size_t k = (c * N_OPS + o) * 2;
       printf("%s{\"op\":\"%s\",\"case\":\"%s\",\"rank\":%zu,", c + o ? "," : "", ops[o],
              bench_cases[c].name, bench_cases[c].rank);
-      x.infer = 1;
-      print_figure("time", measure(fns[o], &x, 2000000));
+      print_figure("time", call_figs[k]);
       printf(",");
-      x.infer = 0;
-      print_figure("run_only", measure(fns[o], &x, 2000000));
+      print_figure("run_only", call_figs[k + 1]);
       printf("}");
     }
   }
