@@ -235,7 +235,7 @@ _Static_assert(sizeof(Onnx__AttributeProto__AttributeType) == 4 &&
   if (depth > MAX_DEPTH) return NULL;          \
   T *m = alloc(a, sizeof *m);                  \
   if (m == NULL) return NULL;                  \
-  init(m);                                     \
+  *m = (T)init;                                \
   uint32_t seen = 0;                           \
   int repeated = 0;                            \
   field recs[MAX_RECORDED];                    \
@@ -397,7 +397,7 @@ _Static_assert(sizeof(Onnx__AttributeProto__AttributeType) == 4 &&
     }
 
 DECODER(dec_entry, Onnx__StringStringEntryProto) {
-  BEGIN(Onnx__StringStringEntryProto, onnx__string_string_entry_proto__init)
+  BEGIN(Onnx__StringStringEntryProto, ONNX__STRING_STRING_ENTRY_PROTO__INIT)
   STRING(1, key)
   STRING(2, value)
   END_PASS
@@ -405,7 +405,7 @@ DECODER(dec_entry, Onnx__StringStringEntryProto) {
 }
 
 DECODER(dec_opset, Onnx__OperatorSetIdProto) {
-  BEGIN(Onnx__OperatorSetIdProto, onnx__operator_set_id_proto__init)
+  BEGIN(Onnx__OperatorSetIdProto, ONNX__OPERATOR_SET_ID_PROTO__INIT)
   STRING(1, domain)
   OPT_INT64(2, version)
   END_PASS
@@ -413,7 +413,7 @@ DECODER(dec_opset, Onnx__OperatorSetIdProto) {
 }
 
 DECODER(dec_segment, Onnx__TensorProto__Segment) {
-  BEGIN(Onnx__TensorProto__Segment, onnx__tensor_proto__segment__init)
+  BEGIN(Onnx__TensorProto__Segment, ONNX__TENSOR_PROTO__SEGMENT__INIT)
   OPT_INT64(1, begin)
   OPT_INT64(2, end)
   END_PASS
@@ -421,7 +421,7 @@ DECODER(dec_segment, Onnx__TensorProto__Segment) {
 }
 
 DECODER(dec_tensor, Onnx__TensorProto) {
-  BEGIN(Onnx__TensorProto, onnx__tensor_proto__init)
+  BEGIN(Onnx__TensorProto, ONNX__TENSOR_PROTO__INIT)
   COUNT_SCALAR(1, dims, WIRE_VARINT)
   OPT_INT32(2, data_type)
   MESSAGE(3, segment, dec_segment)
@@ -459,7 +459,7 @@ DECODER(dec_tensor, Onnx__TensorProto) {
 }
 
 DECODER(dec_dimension, Onnx__TensorShapeProto__Dimension) {
-  BEGIN(Onnx__TensorShapeProto__Dimension, onnx__tensor_shape_proto__dimension__init)
+  BEGIN(Onnx__TensorShapeProto__Dimension, ONNX__TENSOR_SHAPE_PROTO__DIMENSION__INIT)
   ONEOF_INT64(1, dim_value, ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
   ONEOF_STRING(2, dim_param, ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM)
   STRING(3, denotation)
@@ -468,7 +468,7 @@ DECODER(dec_dimension, Onnx__TensorShapeProto__Dimension) {
 }
 
 DECODER(dec_shape, Onnx__TensorShapeProto) {
-  BEGIN(Onnx__TensorShapeProto, onnx__tensor_shape_proto__init)
+  BEGIN(Onnx__TensorShapeProto, ONNX__TENSOR_SHAPE_PROTO__INIT)
   COUNT_LEN(1, dim)
   END_PASS
   ALLOCATE(dim)
@@ -479,7 +479,7 @@ DECODER(dec_shape, Onnx__TensorShapeProto) {
 }
 
 DECODER(dec_type_tensor, Onnx__TypeProto__Tensor) {
-  BEGIN(Onnx__TypeProto__Tensor, onnx__type_proto__tensor__init)
+  BEGIN(Onnx__TypeProto__Tensor, ONNX__TYPE_PROTO__TENSOR__INIT)
   OPT_INT32(1, elem_type)
   MESSAGE(2, shape, dec_shape)
   END_PASS
@@ -487,7 +487,7 @@ DECODER(dec_type_tensor, Onnx__TypeProto__Tensor) {
 }
 
 DECODER(dec_type, Onnx__TypeProto) {
-  BEGIN(Onnx__TypeProto, onnx__type_proto__init)
+  BEGIN(Onnx__TypeProto, ONNX__TYPE_PROTO__INIT)
   ONEOF_MESSAGE(1, tensor_type, dec_type_tensor, ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE)
   ONEOF_BYTES(4, sequence_type, ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE)
   ONEOF_BYTES(5, map_type, ONNX__TYPE_PROTO__VALUE_MAP_TYPE)
@@ -499,7 +499,7 @@ DECODER(dec_type, Onnx__TypeProto) {
 }
 
 DECODER(dec_value_info, Onnx__ValueInfoProto) {
-  BEGIN(Onnx__ValueInfoProto, onnx__value_info_proto__init)
+  BEGIN(Onnx__ValueInfoProto, ONNX__VALUE_INFO_PROTO__INIT)
   STRING(1, name)
   MESSAGE(2, type, dec_type)
   STRING(3, doc_string)
@@ -508,7 +508,7 @@ DECODER(dec_value_info, Onnx__ValueInfoProto) {
 }
 
 DECODER(dec_attribute, Onnx__AttributeProto) {
-  BEGIN(Onnx__AttributeProto, onnx__attribute_proto__init)
+  BEGIN(Onnx__AttributeProto, ONNX__ATTRIBUTE_PROTO__INIT)
   STRING(1, name)
   OPT_FLOAT(2, f)
   OPT_INT64(3, i)
@@ -548,7 +548,7 @@ DECODER(dec_attribute, Onnx__AttributeProto) {
 }
 
 DECODER(dec_node, Onnx__NodeProto) {
-  BEGIN(Onnx__NodeProto, onnx__node_proto__init)
+  BEGIN(Onnx__NodeProto, ONNX__NODE_PROTO__INIT)
   COUNT_LEN(1, input)
   COUNT_LEN(2, output)
   STRING(3, name)
@@ -570,7 +570,7 @@ DECODER(dec_node, Onnx__NodeProto) {
 }
 
 DECODER(dec_graph, Onnx__GraphProto) {
-  BEGIN(Onnx__GraphProto, onnx__graph_proto__init)
+  BEGIN(Onnx__GraphProto, ONNX__GRAPH_PROTO__INIT)
   COUNT_LEN(1, node)
   STRING(2, name)
   COUNT_LEN(5, initializer)
@@ -598,7 +598,7 @@ DECODER(dec_graph, Onnx__GraphProto) {
 }
 
 DECODER(dec_model, Onnx__ModelProto) {
-  BEGIN(Onnx__ModelProto, onnx__model_proto__init)
+  BEGIN(Onnx__ModelProto, ONNX__MODEL_PROTO__INIT)
   OPT_INT64(1, ir_version)
   STRING(2, producer_name)
   STRING(3, producer_version)
