@@ -129,12 +129,18 @@ static HOT_INLINE void *alloc(onnxshape__arena *a, size_t n) {
   return onnxshape__arena_alloc(a, n > 0 ? n : 1);
 }
 
-/* A NUL-terminated copy, as protobuf-c makes of a string. */
+/* A NUL-terminated copy, as protobuf-c makes of a string. Names are mostly
+ * a few bytes: those are copied in a loop, not through a call to memcpy. */
 static HOT_INLINE char *copy_string(onnxshape__arena *a, const field *f) {
-  char *s = alloc(a, (size_t)f->v + 1);
+  size_t n = (size_t)f->v;
+  char *s = alloc(a, n + 1);
   if (s == NULL) return NULL;
-  memcpy(s, f->at, (size_t)f->v);
-  s[f->v] = '\0';
+  if (n <= 16) {
+    for (size_t i = 0; i < n; i++) s[i] = (char)f->at[i];
+  } else {
+    memcpy(s, f->at, n);
+  }
+  s[n] = '\0';
   return s;
 }
 
