@@ -28,7 +28,7 @@ BUILD = os.path.abspath(sys.argv[1])
 QUICK = "--quick" in sys.argv
 BIG_MIB = 16 if QUICK else 256
 RUNS = 3 if QUICK else 7
-MODEL_ROUNDS = 1 if QUICK else 5
+MODEL_ROUNDS = 1 if QUICK else 9
 RESULTS = os.path.join(TOP, "bench", "results")
 DATA = os.path.join(BUILD, "bench", "data")
 
@@ -143,33 +143,41 @@ def model_rounds(c, ort):
     """The single-node model figures of both runtimes, from MODEL_ROUNDS
     rounds that alternate onnxshape and onnxruntime (each a separate process
     with its own warm-up and repeats), so that both sides see the same
-    phases of a noisy machine. Each figure becomes the median of the rounds'
-    medians; the rounds are kept in the JSON."""
+    phases of a noisy machine. onnxshape runs once more after the last
+    onnxruntime process, so that each onnxruntime process sits between two
+    onnxshape ones, and a round's ratio divides by the mean of those two: a
+    drift of the machine's speed during the round moves both sides alike.
+    Each figure becomes the median of the processes' medians, each ratio
+    the median of the rounds' ratios; the rounds are kept in the JSON."""
     rounds = {"onnxshape": [], "onnxruntime": []}
-    for k in range(MODEL_ROUNDS):
-        log("single-node model, round %d of %d" % (k + 1, MODEL_ROUNDS))
-        args = [os.path.join(BUILD, "bench", "bench"), os.path.join(DATA, "reshape.onnx"),
-                os.path.join(DATA, "x_small.pb"), "--model-only"] + (["--quick"] if QUICK else [])
+    args = [os.path.join(BUILD, "bench", "bench"), os.path.join(DATA, "reshape.onnx"),
+            os.path.join(DATA, "x_small.pb"), "--model-only"] + (["--quick"] if QUICK else [])
+
+    def ours():
         rounds["onnxshape"].append(
             json.loads(subprocess.run(args, check=True, capture_output=True).stdout)["model"])
+
+    ours()
+    for k in range(MODEL_ROUNDS):
+        log("single-node model, round %d of %d" % (k + 1, MODEL_ROUNDS))
         if ort:
             o = ort_json(["--model-only"])
             if o:
                 rounds["onnxruntime"].append(o)
+        ours()
     for key in ("load_and_run", "run_loaded"):
         c["model"][key] = {"median_ns": statistics.median(r[key]["median_ns"]
                                                           for r in rounds["onnxshape"]),
-                           "rounds": MODEL_ROUNDS}
+                           "processes": len(rounds["onnxshape"])}
     if ort and len(rounds["onnxruntime"]) == MODEL_ROUNDS:
         for key in ("create_and_run", "run_loaded"):
             ort[key] = {"median_ns": statistics.median(r[key]["median_ns"]
                                                        for r in rounds["onnxruntime"]),
                         "rounds": MODEL_ROUNDS}
-        # The ratio of each round (two neighbouring processes), then their
-        # median: a pair measured in the same phase of the machine.
         for key, okey in (("load_and_run", "create_and_run"), ("run_loaded", "run_loaded")):
-            ratios = [o[okey]["median_ns"] / m[key]["median_ns"]
-                      for m, o in zip(rounds["onnxshape"], rounds["onnxruntime"])]
+            s = [r[key]["median_ns"] for r in rounds["onnxshape"]]
+            ratios = [o[okey]["median_ns"] / ((s[k] + s[k + 1]) / 2)
+                      for k, o in enumerate(rounds["onnxruntime"])]
             c["model"][key]["ratio"] = statistics.median(ratios)
             c["model"][key]["ratio_min"] = min(ratios)
             c["model"][key]["ratio_max"] = max(ratios)
@@ -237,8 +245,9 @@ def report(c, proc, ort):
           "%.2f" % (max(views) / min(views)), max(views) / min(views) <= 1.5, "<= 1.5")
     m = c["model"]
     lines.append("")
-    lines.append("Single-node model, in process (medians of %d alternating rounds; ratio: "
-                 "median of the rounds' ratios [min, max])" % MODEL_ROUNDS)
+    lines.append("Single-node model, in process (medians of %d alternating rounds, onnxshape "
+                 "before and after each onnxruntime process; ratio: median of the rounds' "
+                 "ratios [min, max])" % MODEL_ROUNDS)
     lines.append("                                          onnxshape" +
                  ("   onnxruntime   ratio" if ort else ""))
     for key, okey, label, goal in (("run_loaded", "run_loaded", "run (loaded)", 50),
