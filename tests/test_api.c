@@ -71,6 +71,13 @@ static size_t reshape_model(buf *m, const int64_t *target, size_t len) {
   return m->n;
 }
 
+/* x, the graph input of the models here: data as a 2x3 float tensor. */
+static onnxshape_binding bind_x(onnxshape_tensor *x, float data[6]) {
+  static const int64_t dims[] = {2, 3};
+  *x = (onnxshape_tensor){ONNXSHAPE_TYPE_FLOAT, 2, dims, data, 6 * sizeof data[0]};
+  return (onnxshape_binding){"x", x};
+}
+
 /* covers: KERNEL-CAPACITY */
 static void test_null_arguments(void) {
   onnxshape_model *m = NULL;
@@ -118,9 +125,8 @@ static void test_model_in_memory(void) {
   CHECK(onnxshape_model_output_name(model, 1) == NULL);
 
   float data[6] = {1, 2, 3, 4, 5, 6};
-  static const int64_t dims[] = {2, 3};
-  onnxshape_tensor x = {ONNXSHAPE_TYPE_FLOAT, 2, dims, data, sizeof data};
-  onnxshape_binding b = {"x", &x};
+  onnxshape_tensor x;
+  onnxshape_binding b = bind_x(&x, data);
   onnxshape_result *r = NULL;
   CHECK_STATUS(onnxshape_model_run(model, &b, 1, &r, &d), ONNXSHAPE_OK);
   CHECK_I64(onnxshape_result_count(r), 1);
@@ -443,7 +449,105 @@ static void test_many_inputs(void) {
   onnxshape_model_free(model);
 }
 
+/* ---- a graph of many names ---- */
+
+/* x -> Constant s = {3, -1} -> Reshape r0 -> y0 -> Reshape r1 -> y1 ... ->
+ * y(n-1), with node `bad` (if below n) given the input `bad_in` or the
+ * output `bad_out` instead of its own. Written into big_model[]; returns its
+ * length. */
+static unsigned char big_graph[1 << 20], big_model[(1 << 20) + 64];
+static size_t chain_model(size_t n, size_t bad, const char *bad_in, const char *bad_out) {
+  size_t g = 0;
+  buf head = {{0}, 0}, c = {{0}, 0}, a = {{0}, 0};
+  put_str(&a, 1, "value_ints");
+  put_int(&a, 20, 7);
+  put_int(&a, 8, 3);
+  put_int(&a, 8, (uint64_t)-1);
+  put_str(&c, 2, "s");
+  put_str(&c, 4, "Constant");
+  put_msg(&c, 5, &a);
+  put_msg(&head, 1, &c);
+  value_info(&head, 11, "x", 1);
+  memcpy(big_graph, head.b, head.n);
+  g = head.n;
+  char in[32] = "x", out[32], name[32];
+  for (size_t i = 0; i < n; i++) {
+    buf node = {{0}, 0}, wrapped = {{0}, 0};
+    snprintf(out, sizeof out, "y%zu", i);
+    snprintf(name, sizeof name, "r%zu", i);
+    put_str(&node, 1, i == bad && bad_in != NULL ? bad_in : in);
+    put_str(&node, 1, "s");
+    put_str(&node, 2, i == bad && bad_out != NULL ? bad_out : out);
+    put_str(&node, 3, name);
+    put_str(&node, 4, "Reshape");
+    put_msg(&wrapped, 1, &node);
+    if (g + wrapped.n > sizeof big_graph) return 0;
+    memcpy(big_graph + g, wrapped.b, wrapped.n);
+    g += wrapped.n;
+    memcpy(in, out, sizeof in);
+  }
+  buf tail = {{0}, 0};
+  value_info(&tail, 12, in, 1);
+  if (g + tail.n > sizeof big_graph) return 0;
+  memcpy(big_graph + g, tail.b, tail.n);
+  g += tail.n;
+  buf m = {{0}, 0}, op = {{0}, 0};
+  put_int(&m, 1, 8);
+  put_str(&op, 1, "");
+  put_int(&op, 2, 14);
+  put_msg(&m, 8, &op);
+  put_varint(&m, 7 << 3 | 2);
+  put_varint(&m, g);
+  memcpy(big_model, m.b, m.n);
+  memcpy(big_model + m.n, big_graph, g);
+  return m.n + g;
+}
+
+/* covers: MODEL-NAMES ERROR-MESSAGE */
+/* 20,000 nodes: every name found (the loader indexes them in a hash table,
+ * so this loads in time linear in the names), and a duplicate or a name
+ * not yet defined is still caught deep in the graph. */
+static void test_many_names(void) {
+  enum { N = 20000 };
+  size_t len = chain_model(N, N, NULL, NULL);
+  CHECK(len > 0);
+  onnxshape_model *model = NULL;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  CHECK_STATUS(onnxshape_model_parse(big_model, len, NULL, &model, &d), ONNXSHAPE_OK);
+  if (model == NULL) return;
+  CHECK_STR(onnxshape_model_output_name(model, 0), "y19999");
+  float data[6] = {1, 2, 3, 4, 5, 6};
+  onnxshape_tensor x;
+  onnxshape_binding b = bind_x(&x, data);
+  onnxshape_result *r = NULL;
+  CHECK_STATUS(onnxshape_model_run(model, &b, 1, &r, &d), ONNXSHAPE_OK);
+  const onnxshape_tensor *y = onnxshape_result_tensor(r, 0);
+  CHECK(y != NULL && y->rank == 2 && y->dims[0] == 3 && y->dims[1] == 2);
+  CHECK(y != NULL && y->data == (const void *)data); /* 20,000 views of the input */
+  onnxshape_result_free(r);
+  onnxshape_model_free(model);
+
+  model = NULL;
+  len = chain_model(N, 15000, NULL, "y14321");
+  CHECK_STATUS(onnxshape_model_parse(big_model, len, NULL, &model, &d),
+               ONNXSHAPE_ERR_INVALID_MODEL);
+  CHECK_STR(d.message, "Reshape-14 (node 'r15000'): output 'y14321' is already defined");
+  CHECK(model == NULL);
+  len = chain_model(N, 15000, "y15001", NULL);
+  CHECK_STATUS(onnxshape_model_parse(big_model, len, NULL, &model, &d),
+               ONNXSHAPE_ERR_INVALID_MODEL);
+  CHECK_STR(d.message,
+            "Reshape-14 (node 'r15000'): input 'y15001' is not a graph input, an initializer or "
+            "the output of an earlier node");
+  len = chain_model(N, 19999, NULL, "s");
+  CHECK_STATUS(onnxshape_model_parse(big_model, len, NULL, &model, &d),
+               ONNXSHAPE_ERR_INVALID_MODEL);
+  CHECK_STR(d.message, "Reshape-14 (node 'r19999'): output 's' is already defined");
+}
+
 RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_null_arguments),
-          TEST_ENTRY(test_many_inputs), TEST_ENTRY(test_model_in_memory),
-          TEST_ENTRY(test_long_target), TEST_ENTRY(test_write_and_read_back),
-          TEST_ENTRY(test_external_needs_directory), TEST_ENTRY(test_large_inline_file))
+          TEST_ENTRY(test_many_inputs), TEST_ENTRY(test_many_names),
+          TEST_ENTRY(test_model_in_memory), TEST_ENTRY(test_long_target),
+          TEST_ENTRY(test_write_and_read_back), TEST_ENTRY(test_external_needs_directory),
+          TEST_ENTRY(test_large_inline_file))

@@ -111,6 +111,8 @@ struct onnxshape_model {
   size_t *output_slots;
   size_t n_slots;
   os_slot *slots;
+  size_t *slot_index; /* open-addressing hash of the slot names: slot + 1, 0 empty */
+  size_t slot_mask;   /* its size - 1 (a power of two, at least twice the slots) */
   size_t n_inits;
   onnxshape_owned_tensor **inits;
   size_t n_nodes;
