@@ -444,6 +444,51 @@ static void test_every_field_of_every_message(void) {
   onnxshape__arena_release(a);
 }
 
+static int all_zero(const unsigned char *p, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (p[i] != 0) return 0;
+  }
+  return 1;
+}
+
+/* Allocates n blocks of `size` from a new arena, checks each is zero, fills
+ * it with 0xff, and releases the arena (which keeps it as the spare). */
+static void dirty_arena(size_t n, size_t size) {
+  onnxshape__arena *a = onnxshape__arena_new();
+  CHECK(a != NULL);
+  if (a == NULL) return;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char *p = onnxshape__arena_alloc(a, size);
+    CHECK(p != NULL && all_zero(p, size));
+    if (p != NULL) memset(p, 0xff, size);
+  }
+  onnxshape__arena_release(a);
+}
+
+/* covers: MODEL-DECODE */
+static void test_arena_memory_is_zeroed(void) {
+  /* The decoder sets only a message's descriptor: every other default of
+   * every message must be zero bytes. */
+  for (size_t i = 0; i < sizeof all_messages / sizeof all_messages[0]; i++) {
+    const ProtobufCMessageDescriptor *d = all_messages[i];
+    _Alignas(max_align_t) unsigned char raw[512] = {0};
+    CHECK(d->sizeof_message <= sizeof raw);
+    if (d->sizeof_message > sizeof raw) continue;
+    ProtobufCMessage *m = (ProtobufCMessage *)(void *)raw;
+    d->message_init(m);
+    CHECK(m->descriptor == d);
+    m->descriptor = NULL;
+    CHECK(all_zero(raw, d->sizeof_message));
+    if (!all_zero(raw, d->sizeof_message)) fprintf(stderr, "  message %s\n", d->name);
+  }
+  /* Arena memory is zero, in a fresh arena and in one that reuses a dirty
+   * first block: used in part, and used in full before a second block. */
+  dirty_arena(5, 100);
+  dirty_arena(5, 100);  /* checks the spare cleared after the first */
+  dirty_arena(40, 300); /* 12,000 bytes: past the first block */
+  dirty_arena(200, 300);
+}
+
 /* covers: MODEL-DECODE */
 static void test_arena(void) {
   onnxshape__arena *a = onnxshape__arena_new();
@@ -470,6 +515,7 @@ static void test_arena(void) {
 int main(void) {
   static const h_test tests[] = {
       TEST_ENTRY(test_plain_model_decodes_as_protobuf_c),
+      TEST_ENTRY(test_arena_memory_is_zeroed),
       TEST_ENTRY(test_unknown_fields_are_skipped),
       TEST_ENTRY(test_packed_and_unpacked_repeated_scalars),
       TEST_ENTRY(test_unusual_encodings_go_to_protobuf_c),

@@ -4,6 +4,7 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define ARENA_HEAD                                                                    \
   ((sizeof(onnxshape__arena) + ONNXSHAPE__ARENA_ALIGN - 1) / ONNXSHAPE__ARENA_ALIGN * \
@@ -23,7 +24,8 @@ static void arena_pc_free(void *ctx, void *p) { /* released with the arena */
 /* One released arena (header and first block) kept for the next: loading
  * small models one after another then costs no malloc and free. At most one
  * is held, process-wide, and a destructor frees it at exit (without one,
- * nothing is kept). */
+ * nothing is kept). Its first block is cleared, as far as it was used, when
+ * it is kept. */
 static _Atomic(unsigned char *) spare;
 
 #if defined(__GNUC__)
@@ -37,7 +39,7 @@ __attribute__((destructor)) static void drop_spare(void) {
 
 onnxshape__arena *onnxshape__arena_new(void) {
   unsigned char *mem = atomic_exchange(&spare, NULL);
-  if (mem == NULL) mem = malloc(ARENA_HEAD + ARENA_FIRST);
+  if (mem == NULL) mem = calloc(1, ARENA_HEAD + ARENA_FIRST);
   if (mem == NULL) return NULL;
   onnxshape__arena *a = (onnxshape__arena *)(void *)mem;
   a->allocator.alloc = arena_pc_alloc;
@@ -46,13 +48,15 @@ onnxshape__arena *onnxshape__arena_new(void) {
   a->cur = mem + ARENA_HEAD;
   a->end = a->cur + ARENA_FIRST;
   a->blocks = NULL;
+  a->first_used = NULL;
   return a;
 }
 
 void *onnxshape__arena_grow(onnxshape__arena *a, size_t size) {
   size_t cap = size > ARENA_BLOCK ? size : ARENA_BLOCK;
-  onnxshape__arena_block *b = malloc(sizeof *b + cap);
+  onnxshape__arena_block *b = calloc(1, sizeof *b + cap);
   if (b == NULL) return NULL;
+  if (a->blocks == NULL) a->first_used = a->cur;
   b->next = a->blocks;
   a->blocks = b;
   a->cur = b->data + size;
@@ -62,11 +66,16 @@ void *onnxshape__arena_grow(onnxshape__arena *a, size_t size) {
 
 void onnxshape__arena_release(onnxshape__arena *a) {
   if (a == NULL) return;
+  unsigned char *first = (unsigned char *)a + ARENA_HEAD;
+  unsigned char *used = a->blocks != NULL ? a->first_used : a->cur;
   for (onnxshape__arena_block *b = a->blocks, *next; b != NULL; b = next) {
     next = b->next;
     free(b);
   }
-  unsigned char *none = NULL;
-  if (KEEP_SPARE && atomic_compare_exchange_strong(&spare, &none, (unsigned char *)a)) return;
+  if (KEEP_SPARE && atomic_load(&spare) == NULL) {
+    memset(first, 0, (size_t)(used - first));
+    unsigned char *none = NULL;
+    if (atomic_compare_exchange_strong(&spare, &none, (unsigned char *)a)) return;
+  }
   free(a);
 }

@@ -23,6 +23,7 @@ typedef struct onnxshape__arena {
   ProtobufCAllocator allocator;   /* allocates from this arena; free does nothing */
   unsigned char *cur, *end;       /* the free part of the newest block */
   onnxshape__arena_block *blocks; /* blocks allocated after the first, newest first */
+  unsigned char *first_used;      /* once a block was added: where the first block's use ended */
 } onnxshape__arena;
 
 /* A new arena, or NULL when out of memory. */
@@ -34,8 +35,10 @@ void *onnxshape__arena_grow(onnxshape__arena *a, size_t size);
 
 #define ONNXSHAPE__ARENA_ALIGN _Alignof(max_align_t)
 
-/* `size` bytes aligned for any type, or NULL when out of memory (or size
- * is absurd). Not zeroed. */
+/* `size` bytes aligned for any type, zeroed, or NULL when out of memory (or
+ * size is absurd). Every block is zero when it joins the arena (calloc, or
+ * the spare first block cleared as far as it was used), so allocating costs
+ * no clearing: a decoded message needs only its descriptor set. */
 static inline void *onnxshape__arena_alloc(onnxshape__arena *a, size_t size) {
   if (size > SIZE_MAX / 2) return NULL;
   size = (size + ONNXSHAPE__ARENA_ALIGN - 1) & ~(size_t)(ONNXSHAPE__ARENA_ALIGN - 1);

@@ -115,13 +115,11 @@ static const char *op_display(const os_node *n) {
 
 /* ---- model lifetime -------------------------------------------------- */
 
-/* Zeroed memory for n items of `size` in the model's arena, released with
- * the model. */
+/* Zeroed memory for n items of `size` in the model's arena (whose memory
+ * is zeroed), released with the model. */
 static inline void *model_alloc(onnxshape_model *m, size_t n, size_t size) {
   if (size != 0 && n > SIZE_MAX / 2 / size) return NULL;
-  void *p = onnxshape__arena_alloc(m->arena, n * size);
-  if (p != NULL) memset(p, 0, n * size);
-  return p;
+  return onnxshape__arena_alloc(m->arena, n * size);
 }
 
 void onnxshape_model_free(onnxshape_model *m) {
@@ -622,11 +620,8 @@ onnxshape_status onnxshape_model_parse(const void *bytes, size_t len, const char
     onnxshape__arena_release(a);
     return MFAIL(ONNXSHAPE_ERR_MALFORMED, "not a valid ONNX model (protobuf decoding failed)");
   }
-  onnxshape_model *m = onnxshape__arena_alloc(a, sizeof *m);
-  if (m != NULL) {
-    memset(m, 0, sizeof *m);
-    m->arena = a;
-  }
+  onnxshape_model *m = onnxshape__arena_alloc(a, sizeof *m); /* zeroed */
+  if (m != NULL) m->arena = a;
   if (m == NULL ||
       (base_dir != NULL && (m->dir = model_alloc(m, strlen(base_dir) + 1, 1)) == NULL)) {
     onnxshape__arena_release(a);

@@ -236,12 +236,14 @@ _Static_assert(sizeof(Onnx__AttributeProto__AttributeType) == 4 &&
 #define DECODER(name, T) \
   static T *name(const uint8_t *b, size_t len, onnxshape__arena *a, unsigned depth)
 
-/* The start of a decoder: the message, at its defaults, and the first pass. */
-#define BEGIN(T, init)                         \
+/* The start of a decoder: the message, at its defaults, and the first pass.
+ * Arena memory is zeroed, and every message's defaults are zero but its
+ * descriptor (tests/test_pbfast.c checks each INIT literal). */
+#define BEGIN(T, desc)                         \
   if (depth > MAX_DEPTH) return NULL;          \
   T *m = alloc(a, sizeof *m);                  \
   if (m == NULL) return NULL;                  \
-  *m = (T)init;                                \
+  m->base.descriptor = &desc;                  \
   uint32_t seen = 0;                           \
   int repeated = 0;                            \
   field recs[MAX_RECORDED];                    \
@@ -403,7 +405,7 @@ _Static_assert(sizeof(Onnx__AttributeProto__AttributeType) == 4 &&
     }
 
 DECODER(dec_entry, Onnx__StringStringEntryProto) {
-  BEGIN(Onnx__StringStringEntryProto, ONNX__STRING_STRING_ENTRY_PROTO__INIT)
+  BEGIN(Onnx__StringStringEntryProto, onnx__string_string_entry_proto__descriptor)
   STRING(1, key)
   STRING(2, value)
   END_PASS
@@ -411,7 +413,7 @@ DECODER(dec_entry, Onnx__StringStringEntryProto) {
 }
 
 DECODER(dec_opset, Onnx__OperatorSetIdProto) {
-  BEGIN(Onnx__OperatorSetIdProto, ONNX__OPERATOR_SET_ID_PROTO__INIT)
+  BEGIN(Onnx__OperatorSetIdProto, onnx__operator_set_id_proto__descriptor)
   STRING(1, domain)
   OPT_INT64(2, version)
   END_PASS
@@ -419,7 +421,7 @@ DECODER(dec_opset, Onnx__OperatorSetIdProto) {
 }
 
 DECODER(dec_segment, Onnx__TensorProto__Segment) {
-  BEGIN(Onnx__TensorProto__Segment, ONNX__TENSOR_PROTO__SEGMENT__INIT)
+  BEGIN(Onnx__TensorProto__Segment, onnx__tensor_proto__segment__descriptor)
   OPT_INT64(1, begin)
   OPT_INT64(2, end)
   END_PASS
@@ -427,7 +429,7 @@ DECODER(dec_segment, Onnx__TensorProto__Segment) {
 }
 
 DECODER(dec_tensor, Onnx__TensorProto) {
-  BEGIN(Onnx__TensorProto, ONNX__TENSOR_PROTO__INIT)
+  BEGIN(Onnx__TensorProto, onnx__tensor_proto__descriptor)
   COUNT_SCALAR(1, dims, WIRE_VARINT)
   OPT_INT32(2, data_type)
   MESSAGE(3, segment, dec_segment)
@@ -465,7 +467,7 @@ DECODER(dec_tensor, Onnx__TensorProto) {
 }
 
 DECODER(dec_dimension, Onnx__TensorShapeProto__Dimension) {
-  BEGIN(Onnx__TensorShapeProto__Dimension, ONNX__TENSOR_SHAPE_PROTO__DIMENSION__INIT)
+  BEGIN(Onnx__TensorShapeProto__Dimension, onnx__tensor_shape_proto__dimension__descriptor)
   ONEOF_INT64(1, dim_value, ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
   ONEOF_STRING(2, dim_param, ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM)
   STRING(3, denotation)
@@ -474,7 +476,7 @@ DECODER(dec_dimension, Onnx__TensorShapeProto__Dimension) {
 }
 
 DECODER(dec_shape, Onnx__TensorShapeProto) {
-  BEGIN(Onnx__TensorShapeProto, ONNX__TENSOR_SHAPE_PROTO__INIT)
+  BEGIN(Onnx__TensorShapeProto, onnx__tensor_shape_proto__descriptor)
   COUNT_LEN(1, dim)
   END_PASS
   ALLOCATE(dim)
@@ -485,7 +487,7 @@ DECODER(dec_shape, Onnx__TensorShapeProto) {
 }
 
 DECODER(dec_type_tensor, Onnx__TypeProto__Tensor) {
-  BEGIN(Onnx__TypeProto__Tensor, ONNX__TYPE_PROTO__TENSOR__INIT)
+  BEGIN(Onnx__TypeProto__Tensor, onnx__type_proto__tensor__descriptor)
   OPT_INT32(1, elem_type)
   MESSAGE(2, shape, dec_shape)
   END_PASS
@@ -493,7 +495,7 @@ DECODER(dec_type_tensor, Onnx__TypeProto__Tensor) {
 }
 
 DECODER(dec_type, Onnx__TypeProto) {
-  BEGIN(Onnx__TypeProto, ONNX__TYPE_PROTO__INIT)
+  BEGIN(Onnx__TypeProto, onnx__type_proto__descriptor)
   ONEOF_MESSAGE(1, tensor_type, dec_type_tensor, ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE)
   ONEOF_BYTES(4, sequence_type, ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE)
   ONEOF_BYTES(5, map_type, ONNX__TYPE_PROTO__VALUE_MAP_TYPE)
@@ -505,7 +507,7 @@ DECODER(dec_type, Onnx__TypeProto) {
 }
 
 DECODER(dec_value_info, Onnx__ValueInfoProto) {
-  BEGIN(Onnx__ValueInfoProto, ONNX__VALUE_INFO_PROTO__INIT)
+  BEGIN(Onnx__ValueInfoProto, onnx__value_info_proto__descriptor)
   STRING(1, name)
   MESSAGE(2, type, dec_type)
   STRING(3, doc_string)
@@ -514,7 +516,7 @@ DECODER(dec_value_info, Onnx__ValueInfoProto) {
 }
 
 DECODER(dec_attribute, Onnx__AttributeProto) {
-  BEGIN(Onnx__AttributeProto, ONNX__ATTRIBUTE_PROTO__INIT)
+  BEGIN(Onnx__AttributeProto, onnx__attribute_proto__descriptor)
   STRING(1, name)
   OPT_FLOAT(2, f)
   OPT_INT64(3, i)
@@ -554,7 +556,7 @@ DECODER(dec_attribute, Onnx__AttributeProto) {
 }
 
 DECODER(dec_node, Onnx__NodeProto) {
-  BEGIN(Onnx__NodeProto, ONNX__NODE_PROTO__INIT)
+  BEGIN(Onnx__NodeProto, onnx__node_proto__descriptor)
   COUNT_LEN(1, input)
   COUNT_LEN(2, output)
   STRING(3, name)
@@ -576,7 +578,7 @@ DECODER(dec_node, Onnx__NodeProto) {
 }
 
 DECODER(dec_graph, Onnx__GraphProto) {
-  BEGIN(Onnx__GraphProto, ONNX__GRAPH_PROTO__INIT)
+  BEGIN(Onnx__GraphProto, onnx__graph_proto__descriptor)
   COUNT_LEN(1, node)
   STRING(2, name)
   COUNT_LEN(5, initializer)
@@ -604,7 +606,7 @@ DECODER(dec_graph, Onnx__GraphProto) {
 }
 
 DECODER(dec_model, Onnx__ModelProto) {
-  BEGIN(Onnx__ModelProto, ONNX__MODEL_PROTO__INIT)
+  BEGIN(Onnx__ModelProto, onnx__model_proto__descriptor)
   OPT_INT64(1, ir_version)
   STRING(2, producer_name)
   STRING(3, producer_version)

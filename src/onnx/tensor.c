@@ -336,9 +336,10 @@ onnxshape_status onnxshape__tensor_from_proto_in(const void *msg, const char *ba
   /* The tensor and its dims in one block (n_dims * 8 cannot overflow: the
    * dims came from a buffer that long). */
   size_t block = sizeof(onnxshape_owned_tensor) + tp->n_dims * sizeof(int64_t);
-  onnxshape_owned_tensor *t = arena != NULL ? onnxshape__arena_alloc(arena, block) : malloc(block);
+  onnxshape_owned_tensor *t =
+      arena != NULL ? onnxshape__arena_alloc(arena, block) : calloc(1, block);
   if (t == NULL) return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
-  onnxshape__owned_tensor_init(t);
+  t->map_fd = -1; /* zeroed: the rest of onnxshape__owned_tensor_init() */
   t->in_arena = arena != NULL;
   t->name = tp->name != NULL ? tp->name : "";
   t->view.type = tp->data_type;
