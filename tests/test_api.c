@@ -402,95 +402,21 @@ static void test_large_inline_file(void) {
   rmdir(dir);
 }
 
-/* covers: SIZE-OUTPUT */
-static void test_many_inputs(void) {
-  /* 70 graph inputs (more than the runner tracks on its stack), Size of the
-   * last: every one must be bound, once. */
-  enum { N = 70 };
-  buf m = {{0}, 0}, g = {{0}, 0}, node = {{0}, 0}, op = {{0}, 0};
-  char names[N][8];
-  for (int i = 0; i < N; i++) {
-    snprintf(names[i], sizeof names[i], "x%d", i);
-    value_info(&g, 11, names[i], 1);
-  }
-  put_str(&node, 1, names[N - 1]);
-  put_str(&node, 2, "y");
-  put_str(&node, 4, "Size");
-  put_msg(&g, 1, &node);
-  value_info(&g, 12, "y", 7);
-  put_int(&m, 1, 8);
-  put_str(&op, 1, "");
-  put_int(&op, 2, 14);
-  put_msg(&m, 8, &op);
-  put_msg(&m, 7, &g);
-  onnxshape_model *model = NULL;
-  onnxshape_diag d;
-  onnxshape_diag_init(&d);
-  CHECK_STATUS(onnxshape_model_parse(m.b, m.n, NULL, &model, &d), ONNXSHAPE_OK);
-  if (model == NULL) return;
-  CHECK_I64(onnxshape_model_input_count(model), N);
-  float data[6] = {0};
-  static const int64_t dims[] = {2, 3};
-  onnxshape_tensor x = {ONNXSHAPE_TYPE_FLOAT, 2, dims, data, sizeof data};
-  onnxshape_binding b[N];
-  for (int i = 0; i < N; i++) b[i] = (onnxshape_binding){names[i], &x};
-  onnxshape_result *r = NULL;
-  CHECK_STATUS(onnxshape_model_run(model, b, N, &r, &d), ONNXSHAPE_OK);
-  const onnxshape_tensor *y = onnxshape_result_tensor(r, 0);
-  CHECK(y != NULL && y->type == ONNXSHAPE_TYPE_INT64 && *(const int64_t *)y->data == 6);
-  onnxshape_result_free(r);
-  r = NULL;
-  CHECK_STATUS(onnxshape_model_run(model, b, N - 1, &r, &d), ONNXSHAPE_ERR_NOT_FOUND);
-  CHECK_STR(d.message, "graph input 'x69' is not bound");
-  b[N - 1].name = "x3";
-  CHECK_STATUS(onnxshape_model_run(model, b, N, &r, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
-  CHECK_STR(d.message, "graph input 'x3' is bound twice");
-  CHECK(r == NULL);
-  onnxshape_model_free(model);
-}
-
 /* ---- a graph of many names ---- */
 
-/* x -> Constant s = {3, -1} -> Reshape r0 -> y0 -> Reshape r1 -> y1 ... ->
- * y(n-1), with node `bad` (if below n) given the input `bad_in` or the
- * output `bad_out` instead of its own. Written into big_model[]; returns its
- * length. */
 static unsigned char big_graph[1 << 20], big_model[(1 << 20) + 64];
-static size_t chain_model(size_t n, size_t bad, const char *bad_in, const char *bad_out) {
-  size_t g = 0;
-  buf head = {{0}, 0}, c = {{0}, 0}, a = {{0}, 0};
-  put_str(&a, 1, "value_ints");
-  put_int(&a, 20, 7);
-  put_int(&a, 8, 3);
-  put_int(&a, 8, (uint64_t)-1);
-  put_str(&c, 2, "s");
-  put_str(&c, 4, "Constant");
-  put_msg(&c, 5, &a);
-  put_msg(&head, 1, &c);
-  value_info(&head, 11, "x", 1);
-  memcpy(big_graph, head.b, head.n);
-  g = head.n;
-  char in[32] = "x", out[32], name[32];
-  for (size_t i = 0; i < n; i++) {
-    buf node = {{0}, 0}, wrapped = {{0}, 0};
-    snprintf(out, sizeof out, "y%zu", i);
-    snprintf(name, sizeof name, "r%zu", i);
-    put_str(&node, 1, i == bad && bad_in != NULL ? bad_in : in);
-    put_str(&node, 1, "s");
-    put_str(&node, 2, i == bad && bad_out != NULL ? bad_out : out);
-    put_str(&node, 3, name);
-    put_str(&node, 4, "Reshape");
-    put_msg(&wrapped, 1, &node);
-    if (g + wrapped.n > sizeof big_graph) return 0;
-    memcpy(big_graph + g, wrapped.b, wrapped.n);
-    g += wrapped.n;
-    memcpy(in, out, sizeof in);
-  }
-  buf tail = {{0}, 0};
-  value_info(&tail, 12, in, 1);
-  if (g + tail.n > sizeof big_graph) return 0;
-  memcpy(big_graph + g, tail.b, tail.n);
-  g += tail.n;
+
+/* Appends b to the graph in big_graph[0 .. *g); 0 when it does not fit. */
+static int graph_append(size_t *g, const buf *b) {
+  if (*g + b->n > sizeof big_graph) return 0;
+  memcpy(big_graph + *g, b->b, b->n);
+  *g += b->n;
+  return 1;
+}
+
+/* big_model[]: an opset-14 model around the g bytes of big_graph; its
+ * length. */
+static size_t wrap_graph(size_t g) {
   buf m = {{0}, 0}, op = {{0}, 0};
   put_int(&m, 1, 8);
   put_str(&op, 1, "");
@@ -503,18 +429,60 @@ static size_t chain_model(size_t n, size_t bad, const char *bad_in, const char *
   return m.n + g;
 }
 
+/* Parses the len bytes of big_model[], which must load. */
+static onnxshape_model *parse_big(size_t len, onnxshape_diag *d) {
+  onnxshape_model *model = NULL;
+  onnxshape_diag_init(d);
+  CHECK(len > 0);
+  CHECK_STATUS(onnxshape_model_parse(big_model, len, NULL, &model, d), ONNXSHAPE_OK);
+  return model;
+}
+
+/* x -> Constant s = {3, -1} -> Reshape r0 -> y0 -> Reshape r1 -> y1 ... ->
+ * y(n-1), with node `bad` (if below n) given the input `bad_in` or the
+ * output `bad_out` instead of its own. Written into big_model[]; returns its
+ * length. */
+static size_t chain_model(size_t n, size_t bad, const char *bad_in, const char *bad_out) {
+  size_t g = 0;
+  buf head = {{0}, 0}, c = {{0}, 0}, a = {{0}, 0};
+  put_str(&a, 1, "value_ints");
+  put_int(&a, 20, 7);
+  put_int(&a, 8, 3);
+  put_int(&a, 8, (uint64_t)-1);
+  put_str(&c, 2, "s");
+  put_str(&c, 4, "Constant");
+  put_msg(&c, 5, &a);
+  put_msg(&head, 1, &c);
+  value_info(&head, 11, "x", 1);
+  graph_append(&g, &head);
+  char in[32] = "x", out[32], name[32];
+  for (size_t i = 0; i < n; i++) {
+    buf node = {{0}, 0}, wrapped = {{0}, 0};
+    snprintf(out, sizeof out, "y%zu", i);
+    snprintf(name, sizeof name, "r%zu", i);
+    put_str(&node, 1, i == bad && bad_in != NULL ? bad_in : in);
+    put_str(&node, 1, "s");
+    put_str(&node, 2, i == bad && bad_out != NULL ? bad_out : out);
+    put_str(&node, 3, name);
+    put_str(&node, 4, "Reshape");
+    put_msg(&wrapped, 1, &node);
+    if (!graph_append(&g, &wrapped)) return 0;
+    memcpy(in, out, sizeof in);
+  }
+  buf tail = {{0}, 0};
+  value_info(&tail, 12, in, 1);
+  if (!graph_append(&g, &tail)) return 0;
+  return wrap_graph(g);
+}
+
 /* covers: MODEL-NAMES ERROR-MESSAGE */
 /* 20,000 nodes: every name found (the loader indexes them in a hash table,
  * so this loads in time linear in the names), and a duplicate or a name
  * not yet defined is still caught deep in the graph. */
 static void test_many_names(void) {
   enum { N = 20000 };
-  size_t len = chain_model(N, N, NULL, NULL);
-  CHECK(len > 0);
-  onnxshape_model *model = NULL;
   onnxshape_diag d;
-  onnxshape_diag_init(&d);
-  CHECK_STATUS(onnxshape_model_parse(big_model, len, NULL, &model, &d), ONNXSHAPE_OK);
+  onnxshape_model *model = parse_big(chain_model(N, N, NULL, NULL), &d);
   if (model == NULL) return;
   CHECK_STR(onnxshape_model_output_name(model, 0), "y19999");
   float data[6] = {1, 2, 3, 4, 5, 6};
@@ -529,7 +497,7 @@ static void test_many_names(void) {
   onnxshape_model_free(model);
 
   model = NULL;
-  len = chain_model(N, 15000, NULL, "y14321");
+  size_t len = chain_model(N, 15000, NULL, "y14321");
   CHECK_STATUS(onnxshape_model_parse(big_model, len, NULL, &model, &d),
                ONNXSHAPE_ERR_INVALID_MODEL);
   CHECK_STR(d.message, "Reshape-14 (node 'r15000'): output 'y14321' is already defined");
@@ -544,6 +512,69 @@ static void test_many_names(void) {
   CHECK_STATUS(onnxshape_model_parse(big_model, len, NULL, &model, &d),
                ONNXSHAPE_ERR_INVALID_MODEL);
   CHECK_STR(d.message, "Reshape-14 (node 'r19999'): output 's' is already defined");
+}
+
+/* x0 .. x(n-1), Size(x(n-1)) -> y; written into big_model[], as
+ * chain_model(). */
+static size_t inputs_model(size_t n) {
+  size_t g = 0;
+  char name[32];
+  for (size_t i = 0; i < n; i++) {
+    buf vi = {{0}, 0};
+    snprintf(name, sizeof name, "x%zu", i);
+    value_info(&vi, 11, name, 1);
+    if (!graph_append(&g, &vi)) return 0;
+  }
+  buf tail = {{0}, 0}, node = {{0}, 0};
+  put_str(&node, 1, name);
+  put_str(&node, 2, "y");
+  put_str(&node, 4, "Size");
+  put_msg(&tail, 1, &node);
+  value_info(&tail, 12, "y", 7);
+  if (!graph_append(&g, &tail)) return 0;
+  return wrap_graph(g);
+}
+
+/* A model of n graph inputs (more than the runner tracks on its stack),
+ * Size of the last, bound by name in reverse order (the runner finds each
+ * through the model's name index): every one must be bound, once. */
+static void check_many_inputs(int n) {
+  onnxshape_diag d;
+  onnxshape_model *model = parse_big(inputs_model((size_t)n), &d);
+  if (model == NULL) return;
+  CHECK_I64(onnxshape_model_input_count(model), n);
+  static char names[20000][8];
+  static onnxshape_binding b[20000];
+  CHECK(n <= 20000);
+  float data[6] = {0};
+  onnxshape_tensor x;
+  onnxshape_binding one = bind_x(&x, data);
+  for (int i = 0; i < n && i < 20000; i++) {
+    snprintf(names[i], sizeof names[i], "x%d", n - 1 - i);
+    b[i] = (onnxshape_binding){names[i], one.tensor};
+  }
+  onnxshape_result *r = NULL;
+  CHECK_STATUS(onnxshape_model_run(model, b, (size_t)n, &r, &d), ONNXSHAPE_OK);
+  const onnxshape_tensor *y = onnxshape_result_tensor(r, 0);
+  CHECK(y != NULL && y->type == ONNXSHAPE_TYPE_INT64 && *(const int64_t *)y->data == 6);
+  onnxshape_result_free(r);
+  r = NULL;
+  CHECK_STATUS(onnxshape_model_run(model, b, (size_t)n - 1, &r, &d), ONNXSHAPE_ERR_NOT_FOUND);
+  CHECK_STR(d.message, "graph input 'x0' is not bound");
+  b[n - 1].name = "x3";
+  CHECK_STATUS(onnxshape_model_run(model, b, (size_t)n, &r, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "graph input 'x3' is bound twice");
+  b[n - 1].name = "y";
+  CHECK_STATUS(onnxshape_model_run(model, b, (size_t)n, &r, &d), ONNXSHAPE_ERR_NOT_FOUND);
+  CHECK_STR(d.message, "the model has no graph input named 'y'");
+  CHECK(r == NULL);
+  onnxshape_model_free(model);
+}
+
+/* covers: MODEL-NAMES SIZE-OUTPUT */
+static void test_many_inputs(void) {
+  check_many_inputs(70);
+  check_many_inputs(20000);
 }
 
 RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_null_arguments),

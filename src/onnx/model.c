@@ -193,7 +193,7 @@ static inline long find_slot_at(const onnxshape_model *m, const char *name, size
   return -1;
 }
 
-static long find_slot(const onnxshape_model *m, const char *name) {
+long onnxshape__model_find_slot(const onnxshape_model *m, const char *name) {
   size_t unused;
   return find_slot_at(m, name, &unused);
 }
@@ -506,7 +506,7 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
     if (in == NULL || in[0] == '\0') {
       return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "input %zu is empty; it is not optional", i);
     }
-    long s = find_slot(m, in);
+    long s = onnxshape__model_find_slot(m, in);
     if (s < 0) {
       return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
                    "input '%s' is not a graph input, an initializer or the output of an earlier "
@@ -516,7 +516,7 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
   }
   const char *out = np->output[0];
   if (out == NULL || out[0] == '\0') return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output 0 is empty");
-  if (find_slot(m, out) >= 0) {
+  if (onnxshape__model_find_slot(m, out) >= 0) {
     return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output '%s' is already defined", out);
   }
   return add_slot(m, out, OS_SLOT_NODE, &n->outputs[0], diag);
@@ -558,7 +558,7 @@ static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g
     if (st != ONNXSHAPE_OK) return st;
     m->inits[m->n_inits++] = t;
     if (t->name[0] == '\0') return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "initializer %zu has no name", i);
-    long s = find_slot(m, t->name);
+    long s = onnxshape__model_find_slot(m, t->name);
     if (s >= 0 && m->slots[s].init != NULL) {
       return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the name '%s' is defined twice", t->name);
     }
@@ -582,7 +582,7 @@ static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g
     onnxshape_status st = load_decl(m, g->output[i], &m->outputs[i], "output", diag);
     m->n_outputs = i + 1;
     if (st != ONNXSHAPE_OK) return st;
-    long s = find_slot(m, m->outputs[i].name);
+    long s = onnxshape__model_find_slot(m, m->outputs[i].name);
     if (s < 0) {
       return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
                    "graph output '%s' is not produced by any node, input or initializer",

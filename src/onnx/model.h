@@ -134,6 +134,10 @@ onnxshape_status onnxshape__tensor_from_proto_in(const void *msg, const char *ba
                                                  onnxshape_diag *diag);
 void onnxshape__owned_tensor_init(onnxshape_owned_tensor *t);
 
+/* The slot of the value named `name` (graph input, initializer or node
+ * output), or -1: a hash lookup, in time independent of the graph's size. */
+long onnxshape__model_find_slot(const onnxshape_model *m, const char *name);
+
 /* One top-level protobuf field of a message in memory: its bytes are
  * [start, end); for a length-delimited field (wire 2) the payload is
  * [payload, payload + payload_len). */

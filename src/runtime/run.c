@@ -161,8 +161,8 @@ static onnxshape_status bind_inputs(const onnxshape_model *m, onnxshape_result *
   onnxshape_status st = ONNXSHAPE_OK;
   for (size_t b = 0; b < n_inputs && st == ONNXSHAPE_OK; b++) {
     const char *name = inputs[b].name;
-    size_t i = 0;
-    while (i < m->n_inputs && (name == NULL || strcmp(m->inputs[i].name, name) != 0)) i++;
+    long s = name != NULL ? onnxshape__model_find_slot(m, name) : -1;
+    size_t i = s >= 0 && m->slots[s].kind == OS_SLOT_INPUT ? m->slots[s].input_index : m->n_inputs;
     if (i == m->n_inputs) {
       st = RFAIL(ONNXSHAPE_ERR_NOT_FOUND, "the model has no graph input named '%s'",
                  name != NULL ? name : "(null)");
