@@ -543,7 +543,7 @@ static void check_many_inputs(int n) {
   onnxshape_model *model = parse_big(inputs_model((size_t)n), &d);
   if (model == NULL) return;
   CHECK_I64(onnxshape_model_input_count(model), n);
-  static char names[20000][8];
+  static char names[20000][16];
   static onnxshape_binding b[20000];
   CHECK(n <= 20000);
   float data[6] = {0};
