@@ -132,6 +132,7 @@ onnxshape_status onnxshape__tensor_from_proto_in(const void *msg, const char *ba
                                                  struct onnxshape__arena *arena,
                                                  onnxshape_owned_tensor **out,
                                                  onnxshape_diag *diag);
+/* The defaults that are not zero, on a tensor whose memory is zeroed. */
 void onnxshape__owned_tensor_init(onnxshape_owned_tensor *t);
 
 /* The slot of the value named `name` (graph input, initializer or node

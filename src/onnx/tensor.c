@@ -20,7 +20,6 @@
 #define FAIL(st, ...) onnxshape__fail(diag, st, NULL, 0, __VA_ARGS__)
 
 void onnxshape__owned_tensor_init(onnxshape_owned_tensor *t) {
-  memset(t, 0, sizeof *t);
   t->name = "";
   t->map_fd = -1;
 }
@@ -339,7 +338,7 @@ onnxshape_status onnxshape__tensor_from_proto_in(const void *msg, const char *ba
   onnxshape_owned_tensor *t =
       arena != NULL ? onnxshape__arena_alloc(arena, block) : calloc(1, block);
   if (t == NULL) return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
-  t->map_fd = -1; /* zeroed: the rest of onnxshape__owned_tensor_init() */
+  onnxshape__owned_tensor_init(t);
   t->in_arena = arena != NULL;
   t->name = tp->name != NULL ? tp->name : "";
   t->view.type = tp->data_type;
