@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/* The onnxshape command: its commands, its output and its safety nets. It
+ * uses only the public API (include/onnxshape.h). */
 #ifndef ONNXSHAPE_CLI_H
 #define ONNXSHAPE_CLI_H
 
@@ -6,12 +8,63 @@
 
 #include <onnxshape.h>
 
+enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
+
+/* ---- commands (each returns the exit status; main.c) ---- */
+int cli_main(int argc, char **argv);
+int cli_run(int argc, char **argv);
+int cli_test(int argc, char **argv);
+int cli_infer(int argc, char **argv);
+int cli_check(int argc, char **argv);
+
+/* ---- messages (main.c) ---- */
+/* "onnxshape: error: " and the text on stderr. The format and its arguments
+ * are trusted text (library messages are escaped already); text from the
+ * user goes through cli_shown() first. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_error, the usage lines, EXIT_USAGE. */
+int cli_usage_error(const char *fmt, const char *arg);
+/* File problems (ERR_IO) are exit 2; everything about content is exit 1. */
+int cli_exit_for(onnxshape_status st);
+/* s escaped for a message (onnxshape_escape), shortened at the end past 400
+ * bytes; valid until the fourth call after this one. */
+const char *cli_shown(const char *s);
+/* Loads a model file, reporting a failure; the exit status. */
+int cli_load_model(const char *path, onnxshape_model **m);
+
+/* ---- printing (print.c) ---- */
+/* s (len bytes) as one line of human text: escaped by onnxshape_escape(),
+ * and with `quote`, inside double quotes with \" for a quote. */
+void cli_put_text(FILE *f, const char *s, size_t len, int quote);
+void cli_put_name(FILE *f, const char *s);
+/* s (len bytes) as a JSON string: valid UTF-8 as it is, `"` `\`, control
+ * characters, U+2028 and U+2029 escaped, and each byte that is not UTF-8 as
+ * \udcXX (JSON-UTF8). */
+void cli_put_json_string(FILE *f, const char *s, size_t len);
 /* Human form: "NAME: TYPE [d0,d1] = [v0, v1, ...]", long tensors abbreviated
  * to their first and last values. */
 void cli_print_tensor(FILE *f, const char *name, const onnxshape_tensor *t);
 /* One JSON object on one line, with every value. */
 void cli_print_json(FILE *f, const char *name, const onnxshape_tensor *t);
-/* "[2,3,4]"; symbols by name and unknown dims as "?". */
+/* "[2,3,4]"; symbols by name (escaped) and unknown dims as "?". */
 void cli_print_dims(FILE *f, size_t rank, const int64_t *dims, const char *const *params);
+
+/* ---- safety nets (safety.c) ---- */
+/* Installs, once, the handlers of the command (never the library's):
+ * SIGBUS from a mapped file cut short is turned into reads of zeros and
+ * counted (the command then reports the file as changed), and SIGINT,
+ * SIGTERM and SIGHUP remove the temporary files registered below before the
+ * process ends by the signal. */
+void cli_install_handlers(void);
+/* How many SIGBUS faults were absorbed so far. */
+unsigned long cli_bus_faults(void);
+/* Registers a temporary file to remove if a signal ends the process (the
+ * path is copied); 0 when out of memory. */
+int cli_temp_add(const char *path);
+/* Forgets the registered temporaries (renamed or removed by the caller). */
+void cli_temp_clear(void);
+/* Blocks (1) or unblocks (0) the signals that remove temporaries, around a
+ * step that must not be cut in the middle; blocks nest. */
+void cli_block_signals(int block);
 
 #endif

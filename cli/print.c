@@ -3,6 +3,7 @@
  * little-endian storage, read directly from the tensor (no copy). */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -83,17 +84,59 @@ static void print_double(FILE *f, double v, int json, int digits) {
   else fprintf(f, "%.*g", digits, v);
 }
 
-static void print_string(FILE *f, const onnxshape_string *s) {
+void cli_put_text(FILE *f, const char *s, size_t len, int quote) {
+  char small[256];
+  size_t need = onnxshape_escape(NULL, 0, s, len) + 1;
+  char *buf = need <= sizeof small ? small : malloc(need);
+  if (buf == NULL) { /* out of memory: the text, byte by byte in \xNN form */
+    for (size_t i = 0; i < len; i++) fprintf(f, "\\x%02x", (unsigned char)s[i]);
+    return;
+  }
+  (void)onnxshape_escape(buf, need, s, len);
+  if (quote) fputc('"', f);
+  for (const char *p = buf; *p != '\0'; p++) {
+    if (quote && *p == '"') fputc('\\', f);
+    fputc(*p, f);
+  }
+  if (quote) fputc('"', f);
+  if (buf != small) free(buf);
+}
+
+void cli_put_name(FILE *f, const char *s) { cli_put_text(f, s, strlen(s), 0); }
+
+void cli_put_json_string(FILE *f, const char *s, size_t len) {
   fputc('"', f);
-  for (size_t i = 0; i < s->length; i++) {
-    unsigned char c = (unsigned char)s->data[i];
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c == '\n') fputs("\\n", f);
-    else if (c == '\t') fputs("\\t", f);
-    else if (c < 0x20 || c == 0x7f) fprintf(f, "\\u%04x", c);
-    else fputc(c, f);
+  for (size_t i = 0; i < len;) {
+    uint32_t cp;
+    size_t n = onnxshape_utf8_decode(s + i, len - i, &cp);
+    unsigned char c = (unsigned char)s[i];
+    if (n == 0) { /* not UTF-8: the byte as a lone surrogate, U+DC80..U+DCFF */
+      fprintf(f, "\\u%04x", 0xdc00u + c);
+      i++;
+    } else if (c == '"' || c == '\\') {
+      fputc('\\', f);
+      fputc(c, f);
+      i++;
+    } else if (c < 0x20) {
+      if (c == '\n') fputs("\\n", f);
+      else if (c == '\t') fputs("\\t", f);
+      else fprintf(f, "\\u%04x", c);
+      i++;
+    } else if (cp == 0x2028u || cp == 0x2029u) { /* line breaks to some readers */
+      fprintf(f, "\\u%04x", (unsigned)cp);
+      i += n;
+    } else {
+      fwrite(s + i, 1, n, f);
+      i += n;
+    }
   }
   fputc('"', f);
+}
+
+/* A string element: quoted human text, or a JSON string. */
+static void print_string(FILE *f, const onnxshape_string *s, int json) {
+  if (json) cli_put_json_string(f, s->data, s->length);
+  else cli_put_text(f, s->data, s->length, 1);
 }
 
 /* Integer element i, sign-extended for signed packed types. */
@@ -131,7 +174,7 @@ static void print_value(FILE *f, const onnxshape_tensor *t, size_t i, int json) 
   const unsigned char *p = t->data;
   int32_t type = t->type;
   if (type == ONNXSHAPE_TYPE_STRING) {
-    print_string(f, (const onnxshape_string *)t->data + i);
+    print_string(f, (const onnxshape_string *)t->data + i, json);
   } else if (type == ONNXSHAPE_TYPE_BOOL) {
     fputs(p[i] ? "true" : "false", f);
   } else if (type == ONNXSHAPE_TYPE_COMPLEX64 || type == ONNXSHAPE_TYPE_COMPLEX128) {
@@ -166,7 +209,7 @@ void cli_print_dims(FILE *f, size_t rank, const int64_t *dims, const char *const
   for (size_t i = 0; i < rank; i++) {
     if (i > 0) fputc(',', f);
     if (dims[i] >= 0) fprintf(f, "%" PRId64, dims[i]);
-    else if (params != NULL && params[i] != NULL) fputs(params[i], f);
+    else if (params != NULL && params[i] != NULL) cli_put_name(f, params[i]);
     else fputc('?', f);
   }
   fputc(']', f);
@@ -179,7 +222,8 @@ static size_t count_of(const onnxshape_tensor *t) {
 
 void cli_print_tensor(FILE *f, const char *name, const onnxshape_tensor *t) {
   size_t n = count_of(t);
-  fprintf(f, "%s: %s ", name, onnxshape_type_name(t->type));
+  cli_put_name(f, name);
+  fprintf(f, ": %s ", onnxshape_type_name(t->type));
   cli_print_dims(f, t->rank, t->dims, NULL);
   fputs(" = ", f);
   if (t->rank == 0) {
@@ -203,9 +247,8 @@ void cli_print_tensor(FILE *f, const char *name, const onnxshape_tensor *t) {
 
 void cli_print_json(FILE *f, const char *name, const onnxshape_tensor *t) {
   size_t n = count_of(t);
-  onnxshape_string s = {name, strlen(name)};
   fputs("{\"name\":", f);
-  print_string(f, &s);
+  cli_put_json_string(f, name, strlen(name));
   fprintf(f, ",\"type\":\"%s\",\"dims\":[", onnxshape_type_name(t->type));
   for (size_t i = 0; i < t->rank; i++) fprintf(f, "%s%" PRId64, i ? "," : "", t->dims[i]);
   fputs("],\"values\":[", f);

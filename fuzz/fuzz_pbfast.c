@@ -12,7 +12,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check(const ProtobufCMessageDescriptor *desc, const uint8_t *data, size_t size) {
-  onnxshape__arena *a = onnxshape__arena_new();
+  onnxshape__arena *a = onnxshape__arena_new(SIZE_MAX);
   FUZZ_CHECK(a != NULL);
   ProtobufCMessage *fast = onnxshape__pb_fast_decode(desc, data, size, a);
   ProtobufCMessage *ref = protobuf_c_message_unpack(desc, NULL, size, data);

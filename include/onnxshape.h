@@ -118,6 +118,32 @@ typedef struct onnxshape_diag {
 
 /** Set @p diag to no node and an empty message. @p diag may be NULL. */
 ONNXSHAPE_API void onnxshape_diag_init(onnxshape_diag *diag);
+
+/**
+ * Escape @p len bytes of text that came from a file or a user (a tensor or
+ * node name, a path) for display on one line, as every message of the
+ * library is escaped: a backslash as `\\`, newline, tab and carriage return
+ * as `\n`, `\t`, `\r`, and every other control character, every character
+ * that changes how text displays (C1 controls, U+2028, U+2029, bidirectional
+ * controls) and every byte that is not part of well-formed UTF-8 as `\xNN`
+ * per byte. Other UTF-8 is kept as it is.
+ * @param[out] dst  where the escaped text goes, NUL-terminated; may be NULL
+ *                  when @p cap is 0
+ * @param[in]  cap  bytes @p dst holds; escapes are never cut, so when the
+ *                  text does not fit, dst holds the escapes that do
+ * @return the length of the whole escaped text (excluding the NUL): a
+ *         result >= @p cap means it did not fit.
+ */
+ONNXSHAPE_API size_t onnxshape_escape(char *dst, size_t cap, const char *src, size_t len);
+
+/**
+ * The well-formed UTF-8 character at the start of the @p len bytes at @p s:
+ * its length in bytes (1 to 4), its code point in *cp.
+ * @return 0 when the bytes do not start with one: a byte that is not UTF-8,
+ *         a cut, overlong or surrogate sequence, a value past U+10FFFF, or
+ *         @p len 0 (or NULL arguments).
+ */
+ONNXSHAPE_API size_t onnxshape_utf8_decode(const char *s, size_t len, uint32_t *cp);
 /** @} */
 
 /* ------------------------------------------------------------------------ */
@@ -1023,6 +1049,23 @@ ONNXSHAPE_API const char *onnxshape_owned_tensor_name(const onnxshape_owned_tens
 ONNXSHAPE_API void onnxshape_owned_tensor_free(onnxshape_owned_tensor *t);
 
 /**
+ * Check that the file @p t maps (a large raw_data used in place, or external
+ * data) still has the size and modification time it had when it was
+ * mapped. A tensor that maps no file always passes.
+ *
+ * Mapped data belongs to a file another process can change: if the file
+ * shrinks, reading the mapped bytes raises SIGBUS. onnxshape installs no
+ * signal handler (the onnxshape command does, around its own reads; see
+ * docs/cli.md, "Safety of files and output"); a caller that cannot exclude
+ * such changes checks here, after using the data, whether what it read was
+ * the file's content.
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_IO naming the file when it changed;
+ *         ONNXSHAPE_ERR_INVALID_ARGUMENT.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_owned_tensor_check_file(const onnxshape_owned_tensor *t,
+                                                                onnxshape_diag *diag);
+
+/**
  * Write @p t as a serialized TensorProto named @p name: raw_data for every
  * type but string, string_data for strings. The file is written to a
  * temporary name in the same directory and renamed, so it is never seen
@@ -1034,6 +1077,17 @@ ONNXSHAPE_API void onnxshape_owned_tensor_free(onnxshape_owned_tensor *t);
 ONNXSHAPE_API onnxshape_status onnxshape_tensor_write_file(const char *path, const char *name,
                                                           const onnxshape_tensor *t,
                                                           onnxshape_diag *diag);
+
+/**
+ * As onnxshape_tensor_write_file(), into the open file @p fd (at its current
+ * position; the caller creates, names, syncs and closes it): for callers
+ * that write several files all or nothing, as `onnxshape run -o` does.
+ * @param[in] shown the file's name for messages, or NULL
+ * @return as onnxshape_tensor_write_file().
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_tensor_write_fd(int fd, const char *shown, const char *name,
+                                                        const onnxshape_tensor *t,
+                                                        onnxshape_diag *diag);
 /** @} */
 
 /* ------------------------------------------------------------------------ */
@@ -1073,6 +1127,11 @@ ONNXSHAPE_API onnxshape_status onnxshape_model_parse(const void *bytes, size_t l
 /** Free @p model. NULL is allowed. Results of onnxshape_model_run() that
  *  borrow from the model must be freed first. */
 ONNXSHAPE_API void onnxshape_model_free(onnxshape_model *model);
+
+/** As onnxshape_owned_tensor_check_file(), for every external-data file the
+ *  model maps. */
+ONNXSHAPE_API onnxshape_status onnxshape_model_check_files(const onnxshape_model *model,
+                                                          onnxshape_diag *diag);
 
 /** Number of graph inputs (including those with an initializer). */
 ONNXSHAPE_API size_t onnxshape_model_input_count(const onnxshape_model *model);

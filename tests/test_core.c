@@ -3,6 +3,7 @@
  * arithmetic (docs/semantics.md: "Versions and opset resolution",
  * "Element types"). */
 #include "harness.h"
+#include "../src/core/internal.h"
 
 /* covers: STATUS-VALUES */
 /* The pinned status values: changing one breaks users, so each is spelled out. */
@@ -359,14 +360,24 @@ static void test_diag_format(void) {
   CHECK_STATUS(onnxshape_reshape_infer(14, 1, dims, 2, shape, 2, NULL, out, 2, &d),
                ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE);
   CHECK_STR(d.message, "Reshape-14 (node 'n0'): shape[1] = -2; a dimension cannot be below -1");
-  /* A long node name is truncated, never overflowing the buffer. */
+  /* A long node name is shortened in the middle: the rule stays whole. */
   char longname[1000];
   memset(longname, 'x', sizeof longname - 1);
+  memcpy(longname, "head", 4);
+  memcpy(longname + sizeof longname - 5, "tail", 4);
   longname[sizeof longname - 1] = '\0';
   d.node = longname;
   CHECK_STATUS(onnxshape_reshape_infer(14, 1, dims, 2, shape, 2, NULL, out, 2, &d),
                ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE);
-  CHECK_I64(strlen(d.message), ONNXSHAPE_DIAG_SIZE - 1);
+  CHECK_STR(d.message, "Reshape-14 (node 'headxxxxxxxxxxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxxxxxxxxxtail'): "
+                       "shape[1] = -2; a dimension cannot be below -1");
+  /* Control characters and bytes that are not UTF-8 in a name are escaped,
+   * so a name cannot start a new line of output. */
+  d.node = "n\nonnxshape: error: forged\xff";
+  CHECK_STATUS(onnxshape_reshape_infer(14, 1, dims, 2, shape, 2, NULL, out, 2, &d),
+               ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE);
+  CHECK_STR(d.message, "Reshape-14 (node 'n\\nonnxshape: error: forged\\xff'): shape[1] = -2; a "
+                       "dimension cannot be below -1");
   /* Success clears a previous message. */
   d.node = NULL;
   const int64_t ok_shape[] = {3, 2};
@@ -374,6 +385,71 @@ static void test_diag_format(void) {
                ONNXSHAPE_OK);
   CHECK_STR(d.message, "");
   onnxshape_diag_init(NULL);
+}
+
+/* covers: TEXT-ESCAPE */
+/* onnxshape_escape: what is kept, what becomes an escape, and a buffer that
+ * is too small (escapes are never cut). */
+static void test_escape(void) {
+  char buf[64];
+  static const struct {
+    const char *in;
+    size_t len;
+    const char *out;
+  } cases[] = {
+      {"plain name", 10, "plain name"},
+      {"a\\b", 3, "a\\\\b"},
+      {"\n\t\r\x01\x1f\x7f", 6, "\\n\\t\\r\\x01\\x1f\\x7f"},
+      {"caf\xc3\xa9 \xe8\xbc\xb8 \xf0\x9f\x98\x80", 14, "caf\xc3\xa9 \xe8\xbc\xb8 \xf0\x9f\x98\x80"},
+      {"\xff", 1, "\\xff"},
+      {"a\xc3", 2, "a\\xc3"},                            /* cut sequence */
+      {"\xc0\xaf", 2, "\\xc0\\xaf"},                      /* overlong '/' */
+      {"\xed\xa0\x80", 3, "\\xed\\xa0\\x80"},             /* a surrogate */
+      {"\xf4\x90\x80\x80", 4, "\\xf4\\x90\\x80\\x80"},    /* past U+10FFFF */
+      {"\xc2\x85", 2, "\\xc2\\x85"},                      /* C1 next line */
+      {"\xe2\x80\xa8", 3, "\\xe2\\x80\\xa8"},             /* line separator */
+      {"ab\xe2\x80\xae" "cd", 7, "ab\\xe2\\x80\\xaecd"},  /* right-to-left override */
+      {"a\0b", 3, "a\\x00b"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    size_t n = onnxshape_escape(buf, sizeof buf, cases[i].in, cases[i].len);
+    CHECK_STR(buf, cases[i].out);
+    CHECK_I64(n, strlen(cases[i].out));
+  }
+  /* Too small: "ab\n" needs 4 bytes and a NUL; with 4 only "ab" fits. */
+  CHECK_I64(onnxshape_escape(buf, 4, "ab\n", 3), 4);
+  CHECK_STR(buf, "ab");
+  CHECK_I64(onnxshape_escape(buf, 5, "ab\n", 3), 4);
+  CHECK_STR(buf, "ab\\n");
+  CHECK_I64(onnxshape_escape(NULL, 0, "\xff\xff", 2), 8);
+  CHECK_I64(onnxshape_escape(buf, sizeof buf, NULL, 5), 0);
+  CHECK_STR(buf, "");
+}
+
+/* covers: ERROR-MESSAGE TEXT-ESCAPE */
+/* The library's formatter: every argument kind, the extremes of 64-bit
+ * integers, a format with more `{}` than arguments, and truncation. */
+static void test_formatter(void) {
+  char buf[128];
+  size_t n = onnxshape__format(buf, sizeof buf, "{} {} {} {} '{}' [{}] {}",
+                               ONNXSHAPE__ARGS(ARG_INT(INT64_MIN), ARG_INT(-1), ARG_UINT(UINT64_MAX),
+                                               ARG_UINT(0), ARG_STR("a\nb"), ARG_TEXT("x\\ny"),
+                                               ARG_STR(NULL)));
+  CHECK_STR(buf, "-9223372036854775808 -1 18446744073709551615 0 'a\\nb' [x\\ny] (null)");
+  CHECK_I64(n, strlen(buf));
+  onnxshape__format(buf, sizeof buf, "{}{}", ONNXSHAPE__ARGS(ARG_INT(7)));
+  CHECK_STR(buf, "7{?}");
+  onnxshape__format(buf, sizeof buf, "no {arguments} {", ONNXSHAPE__NO_ARGS);
+  CHECK_STR(buf, "no {arguments} {");
+  /* Truncated at the end of the buffer, never past it. */
+  CHECK_I64(onnxshape__format(buf, 6, "{}", ONNXSHAPE__ARGS(ARG_INT(1234567))), 0);
+  CHECK_STR(buf, "");
+  /* A string is cut between characters, a number or an escape never. */
+  CHECK_I64(onnxshape__format(buf, 6, "ab {}", ONNXSHAPE__ARGS(ARG_STR("cdefgh"))), 5);
+  CHECK_STR(buf, "ab cd");
+  CHECK_I64(onnxshape__format(buf, 6, "abc {}", ONNXSHAPE__ARGS(ARG_STR("\n"))), 4);
+  CHECK_STR(buf, "abc ");
+  CHECK_I64(onnxshape__format(buf, 0, "x", ONNXSHAPE__NO_ARGS), 0);
 }
 
 /* The ACSL contracts of onnxshape_check_type() and onnxshape_op_version_get()
@@ -436,5 +512,5 @@ RUN_TESTS(TEST_ENTRY(test_status_values_are_pinned), TEST_ENTRY(test_type_table)
           TEST_ENTRY(test_storage_bytes), TEST_ENTRY(test_version_resolution),
           TEST_ENTRY(test_op_names), TEST_ENTRY(test_type_sets_per_version),
           TEST_ENTRY(test_new_types_at_their_version), TEST_ENTRY(test_attribute_specs),
-          TEST_ENTRY(test_dims_count), TEST_ENTRY(test_diag_format),
+          TEST_ENTRY(test_dims_count), TEST_ENTRY(test_diag_format), TEST_ENTRY(test_escape), TEST_ENTRY(test_formatter),
           TEST_ENTRY(test_version_contracts_exhaustive))

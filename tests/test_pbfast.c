@@ -65,7 +65,7 @@ typedef struct both {
 } both;
 
 static both decode_both(const ProtobufCMessageDescriptor *d, const buf *in) {
-  both r = {onnxshape__arena_new(), NULL, NULL};
+  both r = {onnxshape__arena_new(SIZE_MAX), NULL, NULL};
   if (r.arena != NULL) r.fast = onnxshape__pb_fast_decode(d, in->b, in->n, r.arena);
   r.ref = protobuf_c_message_unpack(d, NULL, in->n, in->b);
   return r;
@@ -274,7 +274,7 @@ static void test_loader_falls_back_to_protobuf_c(void) {
   put_str(&extra, 2, "h");
   buf model = {{0}, 0};
   small_model(&model, &extra);
-  onnxshape__arena *a = onnxshape__arena_new();
+  onnxshape__arena *a = onnxshape__arena_new(SIZE_MAX);
   CHECK(a != NULL &&
         onnxshape__pb_fast_decode(&onnx__model_proto__descriptor, model.b, model.n, a) == NULL);
   onnxshape__arena_release(a);
@@ -418,7 +418,7 @@ static void test_every_field_of_every_message(void) {
       size_t n = protobuf_c_message_get_packed_size(m);
       uint8_t *bytes = pool_alloc(n);
       CHECK(bytes != NULL && protobuf_c_message_pack(m, bytes) == n);
-      onnxshape__arena *a = onnxshape__arena_new();
+      onnxshape__arena *a = onnxshape__arena_new(SIZE_MAX);
       ProtobufCMessage *fast = onnxshape__pb_fast_decode(d, bytes, n, a);
       ProtobufCMessage *ref = protobuf_c_message_unpack(d, NULL, n, bytes);
       CHECK(fast != NULL && ref != NULL);
@@ -433,7 +433,7 @@ static void test_every_field_of_every_message(void) {
   }
   /* A descriptor it has no decoder for, no descriptor, no arena: NULL. */
   ProtobufCMessageDescriptor other = onnx__tensor_proto__descriptor;
-  onnxshape__arena *a = onnxshape__arena_new();
+  onnxshape__arena *a = onnxshape__arena_new(SIZE_MAX);
   const uint8_t empty[1] = {0};
   CHECK(a != NULL &&
         onnxshape__pb_fast_decode(&onnx__tensor_proto__descriptor, empty, 0, a) != NULL);
@@ -454,7 +454,7 @@ static int all_zero(const unsigned char *p, size_t n) {
 /* Allocates n blocks of `size` from a new arena, checks each is zero, fills
  * it with 0xff, and releases the arena (which keeps it as the spare). */
 static void dirty_arena(size_t n, size_t size) {
-  onnxshape__arena *a = onnxshape__arena_new();
+  onnxshape__arena *a = onnxshape__arena_new(SIZE_MAX);
   CHECK(a != NULL);
   if (a == NULL) return;
   for (size_t i = 0; i < n; i++) {
@@ -491,7 +491,7 @@ static void test_arena_memory_is_zeroed(void) {
 
 /* covers: MODEL-DECODE */
 static void test_arena(void) {
-  onnxshape__arena *a = onnxshape__arena_new();
+  onnxshape__arena *a = onnxshape__arena_new(SIZE_MAX);
   CHECK(a != NULL);
   if (a == NULL) return;
   /* Small blocks, then one larger than any block: all distinct, aligned and

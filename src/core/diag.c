@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include <stdarg.h>
-#include <stdio.h>
-
+/* Diagnostics: the library's own small formatter (internal.h explains the
+ * `{}` formats and typed arguments) and the escaping of text that came from
+ * a file or a caller. Nothing here needs the C library. */
 #include "internal.h"
+
+/* A name longer than this, once escaped, is shown as its first and last
+ * NAME_PART bytes around "...", so that a message keeps its rule. */
+#define NAME_SHOWN 64u
+#define NAME_PART 30u
+/* The longest escape of one character: a 4-byte sequence as \xNN each. */
+#define PIECE_MAX 16u
 
 void onnxshape_diag_init(onnxshape_diag *diag) {
   if (diag == NULL) return;
@@ -10,27 +17,240 @@ void onnxshape_diag_init(onnxshape_diag *diag) {
   diag->message[0] = '\0';
 }
 
-onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
-                                 const char *op_name, int version, const char *fmt, ...) {
-  if (diag == NULL) return status;
-  char *buf = diag->message;
-  size_t cap = sizeof diag->message;
-  int n = 0;
-  if (op_name != NULL) {
-    if (diag->node != NULL && diag->node[0] != '\0') {
-      n = snprintf(buf, cap, "%s-%d (node '%s'): ", op_name, version, diag->node);
+/* ---- escaping -------------------------------------------------------------- */
+
+size_t onnxshape_utf8_decode(const char *text, size_t n, uint32_t *cp) {
+  const unsigned char *s = (const unsigned char *)text;
+  if (s == NULL || n == 0 || cp == NULL) return 0;
+  unsigned char c = s[0];
+  size_t len;
+  uint32_t v, min;
+  if (c < 0x80u) {
+    *cp = c;
+    return 1;
+  }
+  if (c >= 0xc2u && c <= 0xdfu) {
+    len = 2;
+    v = c & 0x1fu;
+    min = 0x80u;
+  } else if (c >= 0xe0u && c <= 0xefu) {
+    len = 3;
+    v = c & 0x0fu;
+    min = 0x800u;
+  } else if (c >= 0xf0u && c <= 0xf4u) {
+    len = 4;
+    v = c & 0x07u;
+    min = 0x10000u;
+  } else {
+    return 0;
+  }
+  if (n < len) return 0;
+  for (size_t i = 1; i < len; i++) {
+    if ((s[i] & 0xc0u) != 0x80u) return 0;
+    v = (v << 6) | (s[i] & 0x3fu);
+  }
+  if (v < min || v > 0x10ffffu || (v >= 0xd800u && v <= 0xdfffu)) return 0;
+  *cp = v;
+  return len;
+}
+
+/* Code points that are valid but change how text displays or where a line
+ * ends: C1 controls, line and paragraph separators, bidirectional controls. */
+static int invisible(uint32_t cp) {
+  return (cp >= 0x80u && cp <= 0x9fu) || cp == 0x2028u || cp == 0x2029u ||
+         (cp >= 0x200eu && cp <= 0x200fu) || (cp >= 0x202au && cp <= 0x202eu) ||
+         (cp >= 0x2066u && cp <= 0x2069u);
+}
+
+static char hex_digit(unsigned v) { return (char)(v < 10u ? '0' + v : 'a' + (v - 10u)); }
+
+/* The escaped form of the character at s (n > 0 bytes left) into piece;
+ * returns its length and sets *used to the bytes of s it stands for. */
+static size_t escape_piece(const unsigned char *s, size_t n, char piece[PIECE_MAX], size_t *used) {
+  uint32_t cp = 0;
+  size_t len = onnxshape_utf8_decode((const char *)s, n, &cp);
+  if (len == 1 && cp >= 0x20u && cp != 0x7fu && cp != '\\') {
+    piece[0] = (char)cp;
+    *used = 1;
+    return 1;
+  }
+  if (len == 1 && (cp == '\\' || cp == '\n' || cp == '\t' || cp == '\r')) {
+    piece[0] = '\\';
+    piece[1] = cp == '\\' ? '\\' : cp == '\n' ? 'n' : cp == '\t' ? 't' : 'r';
+    *used = 1;
+    return 2;
+  }
+  if (len > 1 && !invisible(cp)) {
+    for (size_t i = 0; i < len; i++) piece[i] = (char)s[i];
+    *used = len;
+    return len;
+  }
+  /* A control character, an invisible one, or a byte that is not UTF-8:
+   * each byte as \xNN. */
+  if (len == 0) len = 1;
+  for (size_t i = 0; i < len; i++) {
+    piece[4 * i] = '\\';
+    piece[4 * i + 1] = 'x';
+    piece[4 * i + 2] = hex_digit(s[i] >> 4);
+    piece[4 * i + 3] = hex_digit(s[i] & 0xfu);
+  }
+  *used = len;
+  return 4 * len;
+}
+
+/* The bytes text written so far: buf holds len of them (cap > len). */
+typedef struct sink {
+  char *buf;
+  size_t cap, len;
+  size_t need; /* what the whole text would take */
+} sink;
+
+/* Appends n bytes, unless they do not all fit (an escape is never cut). */
+static void put(sink *o, const char *p, size_t n) {
+  o->need += n;
+  if (o->cap == 0 || o->len + n >= o->cap) {
+    o->cap = o->len + 1; /* full: later, shorter pieces must not follow */
+    return;
+  }
+  for (size_t i = 0; i < n; i++) o->buf[o->len + i] = p[i];
+  o->len += n;
+}
+
+static void put_str(sink *o, const char *s) {
+  size_t n = 0;
+  while (s[n] != '\0') n++;
+  put(o, s, n);
+}
+
+/* The escaped length of the n bytes at s. */
+static size_t escaped_length(const unsigned char *s, size_t n) {
+  size_t total = 0, used;
+  char piece[PIECE_MAX];
+  for (size_t i = 0; i < n; i += used) total += escape_piece(s + i, n - i, piece, &used);
+  return total;
+}
+
+/* Writes the n bytes at s escaped; with shorten, a result longer than
+ * NAME_SHOWN bytes keeps its first and last NAME_PART bytes (whole escapes
+ * only) around "...". */
+static void put_escaped(sink *o, const unsigned char *s, size_t n, int shorten) {
+  char piece[PIECE_MAX];
+  size_t used, i = 0;
+  size_t total = shorten ? escaped_length(s, n) : 0;
+  if (!shorten || total <= NAME_SHOWN) {
+    for (; i < n; i += used) put(o, piece, escape_piece(s + i, n - i, piece, &used));
+    return;
+  }
+  size_t shown = 0, k;
+  for (; i < n; i += used) { /* the head */
+    k = escape_piece(s + i, n - i, piece, &used);
+    if (shown + k > NAME_PART) break;
+    put(o, piece, k);
+    shown += k;
+  }
+  put(o, "...", 3);
+  /* The tail: from the first character after which at most NAME_PART
+   * escaped bytes remain. */
+  size_t before = shown;
+  for (; i < n; i += used) {
+    k = escape_piece(s + i, n - i, piece, &used);
+    if (total - before <= NAME_PART) break;
+    before += k;
+  }
+  for (; i < n; i += used) put(o, piece, escape_piece(s + i, n - i, piece, &used));
+}
+
+size_t onnxshape_escape(char *dst, size_t cap, const char *src, size_t len) {
+  sink o = {dst, cap, 0, 0};
+  if (src != NULL) put_escaped(&o, (const unsigned char *)src, len, 0);
+  if (dst != NULL && cap > 0) dst[o.len] = '\0';
+  return o.need;
+}
+
+/* ---- formatting ------------------------------------------------------------- */
+
+static void put_uint(sink *o, uint64_t v) {
+  char digits[20];
+  size_t n = 0;
+  do {
+    digits[sizeof digits - 1 - n] = (char)('0' + v % 10u);
+    v /= 10u;
+    n++;
+  } while (v != 0u);
+  put(o, digits + sizeof digits - n, n);
+}
+
+static void put_arg(sink *o, const onnxshape__arg *a) {
+  switch (a->kind) {
+    case ONNXSHAPE__ARG_INT:
+      if (a->v.i < 0) {
+        put(o, "-", 1);
+        put_uint(o, 0u - (uint64_t)a->v.i); /* INT64_MIN too */
+      } else {
+        put_uint(o, (uint64_t)a->v.i);
+      }
+      return;
+    case ONNXSHAPE__ARG_UINT:
+      put_uint(o, a->v.u);
+      return;
+    default:
+      break;
+  }
+  const char *s = a->v.s != NULL ? a->v.s : "(null)";
+  if (a->kind == ONNXSHAPE__ARG_TEXT) {
+    put_str(o, s);
+    return;
+  }
+  size_t n = 0;
+  while (s[n] != '\0') n++;
+  put_escaped(o, (const unsigned char *)s, n, a->kind == ONNXSHAPE__ARG_NAME);
+}
+
+/* Appends fmt, each `{}` replaced by the next argument ("{?}" once they run
+ * out). */
+static void put_format(sink *o, const char *fmt, const onnxshape__arg *args, size_t n_args) {
+  size_t next = 0;
+  const char *run = fmt;
+  for (const char *p = fmt; *p != '\0'; p++) {
+    if (p[0] != '{' || p[1] != '}') continue;
+    put(o, run, (size_t)(p - run));
+    if (next < n_args) {
+      put_arg(o, &args[next++]);
     } else {
-      n = snprintf(buf, cap, "%s-%d: ", op_name, version);
+      put(o, "{?}", 3);
     }
-  } else if (diag->node != NULL && diag->node[0] != '\0') {
-    n = snprintf(buf, cap, "node '%s': ", diag->node);
+    p++;
+    run = p + 1;
   }
-  if (n < 0) n = 0;
-  if ((size_t)n < cap) {
-    va_list ap;
-    va_start(ap, fmt);
-    (void)vsnprintf(buf + n, cap - (size_t)n, fmt, ap);
-    va_end(ap);
+  put_str(o, run);
+}
+
+size_t onnxshape__format(char *buf, size_t cap, const char *fmt, const onnxshape__arg *args,
+                         size_t n_args) {
+  sink o = {buf, cap, 0, 0};
+  if (cap == 0) return 0;
+  put_format(&o, fmt, args, n_args);
+  buf[o.len] = '\0';
+  return o.len;
+}
+
+onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
+                                 const char *op_name, int version, const char *fmt,
+                                 const onnxshape__arg *args, size_t n_args) {
+  if (diag == NULL) return status;
+  sink o = {diag->message, sizeof diag->message, 0, 0};
+  const char *node = diag->node;
+  int has_node = node != NULL && node[0] != '\0';
+  if (op_name != NULL) {
+    put_str(&o, op_name);
+    put(&o, "-", 1);
+    put_uint(&o, (uint64_t)(version < 0 ? 0 : version));
+    if (has_node) put_format(&o, " (node '{}')", ONNXSHAPE__ARGS(ARG_NAME(node)));
+    put(&o, ": ", 2);
+  } else if (has_node) {
+    put_format(&o, "node '{}': ", ONNXSHAPE__ARGS(ARG_NAME(node)));
   }
+  put_format(&o, fmt, args, n_args);
+  diag->message[o.len] = '\0';
   return status;
 }

@@ -93,12 +93,10 @@ ONNXSHAPE_NOINLINE static onnxshape_status count_fail(const onnxshape_op_version
   (void)rank; /* bounds bad, in the contract */
   if (st == ONNXSHAPE_ERR_NEGATIVE_DIM) {
     return onnxshape__fail(diag, st, v->op_name, v->since_version,
-                           "%s dims[%zu] = %lld; a dimension cannot be negative", what, bad,
-                           (long long)dims[bad]);
+                           "{} dims[{}] = {}; a dimension cannot be negative", ONNXSHAPE__ARGS(ARG_STR(what), ARG_UINT(bad), ARG_INT(dims[bad])));
   }
   return onnxshape__fail(diag, st, v->op_name, v->since_version,
-                         "%s element count overflows int64 at dims[%zu] = %lld", what, bad,
-                         (long long)dims[bad]);
+                         "{} element count overflows int64 at dims[{}] = {}", ONNXSHAPE__ARGS(ARG_STR(what), ARG_UINT(bad), ARG_INT(dims[bad])));
 }
 
 onnxshape_status onnxshape__count(const onnxshape_op_version *v, const char *what,
@@ -106,7 +104,7 @@ onnxshape_status onnxshape__count(const onnxshape_op_version *v, const char *wha
                                   onnxshape_diag *diag) {
   if (dims == NULL && rank > 0) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, v->op_name, v->since_version,
-                           "%s has rank %zu but no dims", what, rank);
+                           "{} has rank {} but no dims", ONNXSHAPE__ARGS(ARG_STR(what), ARG_UINT(rank)));
   }
   size_t bad;
   onnxshape_status st = count_dims(dims, rank, count, &bad);

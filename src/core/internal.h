@@ -6,7 +6,6 @@
 #include "onnxshape.h"
 
 #if defined(__GNUC__)
-#define ONNXSHAPE_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define ONNXSHAPE_NOINLINE __attribute__((noinline))
 /* Forced inlining where the compiler optimizes; at -O0 (the coverage
  * build) each function stays one copy, so its branches are counted once. */
@@ -16,7 +15,6 @@
 #define ONNXSHAPE_INLINE inline
 #endif
 #else
-#define ONNXSHAPE_PRINTF(f, a)
 #define ONNXSHAPE_NOINLINE
 #define ONNXSHAPE_INLINE inline
 #endif
@@ -29,23 +27,72 @@ static inline void onnxshape__diag_clear(onnxshape_diag *diag) {
   if (diag != NULL) diag->message[0] = '\0';
 }
 
+/* ---- Diagnostics ----------------------------------------------------------
+ * Messages are formatted by the library's own small formatter (diag.c), not
+ * the printf family: the same text on every C library, no varargs, and each
+ * argument says what it is. A format holds `{}` where the next argument goes:
+ *
+ *   onnxshape__fail(diag, ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE, "Reshape", 14,
+ *                   "shape[{}] = {}; a dimension cannot be below -1",
+ *                   ONNXSHAPE__ARGS(ARG_UINT(i), ARG_INT(x)));
+ *
+ * and ONNXSHAPE__NO_ARGS when there are none. Text that came from a file or
+ * a caller is escaped (control characters, backslashes and bytes that are
+ * not UTF-8 as C-style escapes), and a name (ARG_NAME) longer than 64 bytes
+ * is shortened in the middle, so that a message always keeps its rule. */
+typedef enum onnxshape__arg_kind {
+  ONNXSHAPE__ARG_INT,  /* int64_t, in decimal */
+  ONNXSHAPE__ARG_UINT, /* uint64_t (size_t too), in decimal */
+  ONNXSHAPE__ARG_STR,  /* a string, escaped */
+  ONNXSHAPE__ARG_NAME, /* a name, escaped and shortened in the middle */
+  ONNXSHAPE__ARG_TEXT  /* text that is already a message (escaped), verbatim */
+} onnxshape__arg_kind;
+
+typedef struct onnxshape__arg {
+  onnxshape__arg_kind kind;
+  union {
+    int64_t i;
+    uint64_t u;
+    const char *s; /* NULL prints as "(null)" */
+  } v;
+} onnxshape__arg;
+
+#define ARG_INT(x) ((onnxshape__arg){ONNXSHAPE__ARG_INT, {.i = (int64_t)(x)}})
+#define ARG_UINT(x) ((onnxshape__arg){ONNXSHAPE__ARG_UINT, {.u = (uint64_t)(x)}})
+#define ARG_STR(x) ((onnxshape__arg){ONNXSHAPE__ARG_STR, {.s = (x)}})
+#define ARG_NAME(x) ((onnxshape__arg){ONNXSHAPE__ARG_NAME, {.s = (x)}})
+#define ARG_TEXT(x) ((onnxshape__arg){ONNXSHAPE__ARG_TEXT, {.s = (x)}})
+/* The arguments of a message: an array and its length (two parameters). */
+#define ONNXSHAPE__ARGS(...)                 \
+  (const onnxshape__arg[]){__VA_ARGS__},     \
+      (sizeof((const onnxshape__arg[]){__VA_ARGS__}) / sizeof(onnxshape__arg))
+#define ONNXSHAPE__NO_ARGS NULL, 0u
+
+/* Formats fmt with its arguments into buf (cap bytes, NUL-terminated,
+ * truncated to fit; nothing when cap is 0); returns the length written. */
+size_t onnxshape__format(char *buf, size_t cap, const char *fmt, const onnxshape__arg *args,
+                         size_t n_args);
+
 #ifndef __FRAMAC__
 /* Writes "<Op>-<version> (node '<node>'): <message>" into diag (when not
  * NULL) and returns status, so callers can `return onnxshape__fail(...)`.
  * op_name may be NULL for errors that belong to no operator. */
 onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
-                                 const char *op_name, int version, const char *fmt, ...)
-    ONNXSHAPE_PRINTF(5, 6);
+                                 const char *op_name, int version, const char *fmt,
+                                 const onnxshape__arg *args, size_t n_args);
 #else
-/* For the proofs, message formatting (vsnprintf into the fixed buffer) is
- * abstracted by this contract: it writes only diag->message and returns the
- * status it was given. docs/proofs.md lists it among the assumptions. */
+/* For the proofs, message formatting is abstracted by this contract: it reads
+ * its arguments (so the run-time-error proof covers the expressions that
+ * compute them), writes only diag->message and returns the status it was
+ * given. docs/proofs.md lists it among the assumptions. */
 /*@ requires diag_ok(diag);
+    requires n_args == 0 || \valid_read(args + (0 .. n_args - 1));
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
     ensures \result == status;
 */
-onnxshape_status onnxshape__fail_proof(onnxshape_diag *diag, onnxshape_status status);
-#define onnxshape__fail(diag, status, ...) onnxshape__fail_proof((diag), (status))
+onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
+                                 const char *op_name, int version, const char *fmt,
+                                 const onnxshape__arg *args, size_t n_args);
 #endif
 
 /* a * b for a, b >= 0; returns 0 and leaves *r unset when it exceeds INT64_MAX. */

@@ -127,16 +127,15 @@ onnxshape_status onnxshape_resolve_version(onnxshape_op op, int64_t opset, int *
   const onnxshape_op_version *v = onnxshape_op_versions(op, &n);
   if (v == NULL) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR, NULL, 0,
-                           "unknown operator number %d", (int)op);
+                           "unknown operator number {}", ONNXSHAPE__ARGS(ARG_INT(op)));
   }
   if (version == NULL) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, NULL, 0,
-                           "no place to write the resolved version of %s", v->op_name);
+                           "no place to write the resolved version of {}", ONNXSHAPE__ARGS(ARG_STR(v->op_name)));
   }
   if (opset < 1 || opset > ONNXSHAPE_MAX_OPSET) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_UNSUPPORTED_OPSET, NULL, 0,
-                           "%s: opset %lld is not supported (this build knows opsets 1 to %d)",
-                           v->op_name, (long long)opset, ONNXSHAPE_MAX_OPSET);
+                           "{}: opset {} is not supported (this build knows opsets 1 to {})", ONNXSHAPE__ARGS(ARG_STR(v->op_name), ARG_INT(opset), ARG_INT(ONNXSHAPE_MAX_OPSET)));
   }
   /* Every operator here exists since opset 1, so some entry always matches. */
   size_t best = 0;
@@ -173,27 +172,24 @@ static onnxshape_status reject_type(const onnxshape_op_version *v, int32_t type,
                                     onnxshape_diag *diag) {
   if (onnxshape_type_get(type) == NULL) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_UNKNOWN_TYPE, v->op_name, v->since_version,
-                           "element type %ld is not a known TensorProto data type (1 to %d)",
-                           (long)type, ONNXSHAPE_TYPE_LAST);
+                           "element type {} is not a known TensorProto data type (1 to {})", ONNXSHAPE__ARGS(ARG_INT(type), ARG_INT(ONNXSHAPE_TYPE_LAST)));
   }
   char allowed[200];
   allowed_types(v, allowed, sizeof allowed);
   return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, v->op_name, v->since_version,
-                         "input type %s is not allowed (allowed: %s)", onnxshape_type_name(type),
-                         allowed);
+                         "input type {} is not allowed (allowed: {})", ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(type)), ARG_STR(allowed)));
 }
 
 static onnxshape_status find_version(onnxshape_op op, int version,
                                      const onnxshape_op_version **out, onnxshape_diag *diag) {
   if (onnxshape_op_versions(op, NULL) == NULL) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR, NULL, 0,
-                           "unknown operator number %d", (int)op);
+                           "unknown operator number {}", ONNXSHAPE__ARGS(ARG_INT(op)));
   }
   const onnxshape_op_version *v = onnxshape_op_version_get(op, version);
   if (v == NULL) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_UNKNOWN_VERSION, NULL, 0,
-                           "%s has no version %d (use onnxshape_resolve_version for an opset)",
-                           onnxshape_op_name(op), version);
+                           "{} has no version {} (use onnxshape_resolve_version for an opset)", ONNXSHAPE__ARGS(ARG_STR(onnxshape_op_name(op)), ARG_INT(version)));
   }
   *out = v;
   return ONNXSHAPE_OK;

@@ -37,7 +37,8 @@ __attribute__((destructor)) static void drop_spare(void) {
 #define KEEP_SPARE 0
 #endif
 
-onnxshape__arena *onnxshape__arena_new(void) {
+onnxshape__arena *onnxshape__arena_new(size_t limit) {
+  if (onnxshape__alloc_fails()) return NULL;
   unsigned char *mem = atomic_exchange(&spare, NULL);
   if (mem == NULL) mem = calloc(1, ARENA_HEAD + ARENA_FIRST);
   if (mem == NULL) return NULL;
@@ -49,13 +50,26 @@ onnxshape__arena *onnxshape__arena_new(void) {
   a->end = a->cur + ARENA_FIRST;
   a->blocks = NULL;
   a->first_used = NULL;
+  a->limit = limit;
+  a->taken = ARENA_HEAD + ARENA_FIRST;
+  a->over_limit = 0;
+  a->out_of_memory = 0;
   return a;
 }
 
 void *onnxshape__arena_grow(onnxshape__arena *a, size_t size) {
   size_t cap = size > ARENA_BLOCK ? size : ARENA_BLOCK;
-  onnxshape__arena_block *b = calloc(1, sizeof *b + cap);
-  if (b == NULL) return NULL;
+  if (cap > SIZE_MAX - sizeof(onnxshape__arena_block) ||
+      a->taken > a->limit || sizeof(onnxshape__arena_block) + cap > a->limit - a->taken) {
+    a->over_limit = 1;
+    return NULL;
+  }
+  onnxshape__arena_block *b = onnxshape__calloc(1, sizeof *b + cap);
+  if (b == NULL) {
+    a->out_of_memory = 1;
+    return NULL;
+  }
+  a->taken += sizeof *b + cap;
   if (a->blocks == NULL) a->first_used = a->cur;
   b->next = a->blocks;
   a->blocks = b;

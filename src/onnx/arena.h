@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "alloc.h"
+
 /* A decoded model is a few dozen small messages, strings and arrays, all
  * released together: they come from blocks bumped by a pointer (the first
  * block is allocated with the arena itself). protobuf-c allocates through
@@ -24,10 +26,27 @@ typedef struct onnxshape__arena {
   unsigned char *cur, *end;       /* the free part of the newest block */
   onnxshape__arena_block *blocks; /* blocks allocated after the first, newest first */
   unsigned char *first_used;      /* once a block was added: where the first block's use ended */
+  size_t limit;                   /* the bytes its blocks may take in all */
+  size_t taken;                   /* the bytes its blocks take */
+  int over_limit;                 /* an allocation was refused for the limit */
+  int out_of_memory;              /* a block could not be allocated */
 } onnxshape__arena;
 
-/* A new arena, or NULL when out of memory. */
-onnxshape__arena *onnxshape__arena_new(void);
+/* The memory decoding, loading and analysing input of `len` bytes may take
+ * (LIMIT-MEMORY): 15 times the input plus 56 MiB, saturated; with the input
+ * itself and the process, a command's peak stays within 16 times the input
+ * plus 64 MiB (tests/memory/limits.py). */
+#define ONNXSHAPE__LIMIT_FACTOR 15u
+#define ONNXSHAPE__LIMIT_BASE ((size_t)56 << 20)
+#define ONNXSHAPE__LIMIT_TEXT "the limit is 15 times the input plus 56 MiB"
+static inline size_t onnxshape__memory_limit(size_t len) {
+  if (len > (SIZE_MAX - ONNXSHAPE__LIMIT_BASE) / ONNXSHAPE__LIMIT_FACTOR) return SIZE_MAX;
+  return len * ONNXSHAPE__LIMIT_FACTOR + ONNXSHAPE__LIMIT_BASE;
+}
+
+/* A new arena whose blocks may take `limit` bytes in all, or NULL when out
+ * of memory. */
+onnxshape__arena *onnxshape__arena_new(size_t limit);
 /* Releases the arena and everything allocated from it. NULL is allowed. */
 void onnxshape__arena_release(onnxshape__arena *a);
 /* The slow path of onnxshape__arena_alloc: a new block. */
@@ -40,7 +59,10 @@ void *onnxshape__arena_grow(onnxshape__arena *a, size_t size);
  * the spare first block cleared as far as it was used), so allocating costs
  * no clearing: a decoded message needs only its descriptor set. */
 static inline void *onnxshape__arena_alloc(onnxshape__arena *a, size_t size) {
-  if (size > SIZE_MAX / 2) return NULL;
+  if (size > SIZE_MAX / 2) {
+    a->over_limit = 1;
+    return NULL;
+  }
   size = (size + ONNXSHAPE__ARENA_ALIGN - 1) & ~(size_t)(ONNXSHAPE__ARENA_ALIGN - 1);
   if ((size_t)(a->end - a->cur) < size) return onnxshape__arena_grow(a, size);
   void *p = a->cur;

@@ -6,14 +6,17 @@
 
 #include <limits.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../core/internal.h"
+#include "alloc.h"
+#include "arena.h"
 #include "fileio.h"
 #include "onnx_subset.pb-c.h"
 #include "pbfast.h"
+#include "wire.h"
 
 /* Operators besides the kernels: their versions, type sets and attributes. */
 typedef struct op_attr {
@@ -158,16 +161,15 @@ static onnxshape_status load_opset(onnxshape_model *m, const Onnx__ModelProto *m
   for (size_t i = 0; i < mp->n_opset_import; i++) {
     const Onnx__OperatorSetIdProto *o = mp->opset_import[i];
     if (!is_default_domain(o->domain)) continue;
-    if (found) return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the default domain is imported twice");
+    if (found) return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the default domain is imported twice", ONNXSHAPE__NO_ARGS);
     found = 1;
     if (!o->has_version || o->version < 1 || o->version > ONNXSHAPE_MAX_OPSET) {
       return MFAIL(ONNXSHAPE_ERR_UNSUPPORTED_OPSET,
-                   "the model imports default-domain opset %lld; this build supports 1 to %d",
-                   (long long)o->version, ONNXSHAPE_MAX_OPSET);
+                   "the model imports default-domain opset {}; this build supports 1 to {}", ONNXSHAPE__ARGS(ARG_INT(o->version), ARG_INT(ONNXSHAPE_MAX_OPSET)));
     }
     m->opset = o->version;
   }
-  if (!found) return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the model has no default-domain opset import");
+  if (!found) return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the model has no default-domain opset import", ONNXSHAPE__NO_ARGS);
   return ONNXSHAPE_OK;
 }
 
@@ -201,22 +203,20 @@ long onnxshape__model_find_slot(const onnxshape_model *m, const char *name) {
 static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto *vi,
                                   os_value_decl *d, const char *what, onnxshape_diag *diag) {
   d->name = vi->name != NULL ? vi->name : "";
-  if (d->name[0] == '\0') return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "a graph %s has no name", what);
+  if (d->name[0] == '\0') return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "a graph {} has no name", ONNXSHAPE__ARGS(ARG_STR(what)));
   const Onnx__TypeProto *tp = vi->type;
   if (tp == NULL || tp->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET) {
     return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
-                 "graph %s '%s' has no type (ONNX requires one for graph inputs and outputs)",
-                 what, d->name);
+                 "graph {} '{}' has no type (ONNX requires one for graph inputs and outputs)", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name)));
   }
   if (tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE) {
     return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
-                 "graph %s '%s' is not a tensor (sequences, maps, optionals and sparse tensors "
-                 "are not supported)", what, d->name);
+                 "graph {} '{}' is not a tensor (sequences, maps, optionals and sparse tensors "
+                 "are not supported)", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name)));
   }
   const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
   if (!tt->has_elem_type || onnxshape_type_get(tt->elem_type) == NULL) {
-    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph %s '%s' has %s element type %ld", what,
-                 d->name, tt->has_elem_type ? "unknown" : "no", (long)tt->elem_type);
+    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph {} '{}' has {} element type {}", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name), ARG_NAME(tt->has_elem_type ? "unknown" : "no"), ARG_INT(tt->elem_type)));
   }
   d->has_type = 1;
   d->elem_type = tt->elem_type;
@@ -225,15 +225,14 @@ static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto
     d->rank = tt->shape->n_dim;
     if (d->rank > 0) {
       d->dims = model_alloc(m, d->rank, sizeof *d->dims);
-      if (d->dims == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+      if (d->dims == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
     }
     for (size_t i = 0; i < d->rank; i++) {
       const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[i];
       d->dims[i].value = -1;
       if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
         if (dim->dim_value < 0) {
-          return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph %s '%s' declares dim %zu = %lld",
-                       what, d->name, i, (long long)dim->dim_value);
+          return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph {} '{}' declares dim {} = {}", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name), ARG_UINT(i), ARG_INT(dim->dim_value)));
         }
         d->dims[i].value = dim->dim_value;
       } else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
@@ -249,7 +248,7 @@ static onnxshape_status add_slot(onnxshape_model *m, const char *name, os_slot_k
                                  size_t *index, onnxshape_diag *diag) {
   size_t at = 0;
   if (find_slot_at(m, name, &at) >= 0) {
-    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the name '%s' is defined twice", name);
+    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the name '{}' is defined twice", ONNXSHAPE__ARGS(ARG_NAME(name)));
   }
   os_slot *s = &m->slots[m->n_slots];
   s->name = name;
@@ -260,79 +259,110 @@ static onnxshape_status add_slot(onnxshape_model *m, const char *name, os_slot_k
   return ONNXSHAPE_OK;
 }
 
-/* A synthesized Constant value (value_float, value_ints, ...). */
-static onnxshape_status make_constant(int32_t type, size_t rank, size_t count, const void *src,
-                                      size_t elem_size, onnxshape_owned_tensor **out,
-                                      onnxshape_diag *diag) {
-  onnxshape_owned_tensor *t = calloc(1, sizeof *t);
-  if (t == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
-  onnxshape__owned_tensor_init(t);
-  t->dims = malloc(sizeof(int64_t));
-  t->heap = malloc(count * elem_size + 1);
-  if (t->dims == NULL || t->heap == NULL) {
-    onnxshape_owned_tensor_free(t);
-    return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+onnxshape_status onnxshape__decl_check(const os_value_decl *d, int32_t type, size_t rank,
+                                       const int64_t *dims, const char *as, int model_error,
+                                       onnxshape_diag *diag) {
+  if (d->has_type && d->elem_type != type) {
+    return MFAIL(model_error ? ONNXSHAPE_ERR_INVALID_MODEL : ONNXSHAPE_ERR_TYPE_NOT_ALLOWED,
+                 "input '{}' is declared {} but {} {}",
+                 ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_STR(onnxshape_type_name(d->elem_type)),
+                                 ARG_STR(as), ARG_STR(onnxshape_type_name(type))));
   }
-  t->dims[0] = (int64_t)count;
-  if (count > 0) memcpy(t->heap, src, count * elem_size);
+  if (!d->has_shape) return ONNXSHAPE_OK;
+  if (d->rank != rank) {
+    return MFAIL(model_error ? ONNXSHAPE_ERR_INVALID_MODEL : ONNXSHAPE_ERR_INVALID_RANK,
+                 "input '{}' is declared with rank {} but {} rank {}",
+                 ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(d->rank), ARG_STR(as), ARG_UINT(rank)));
+  }
+  for (size_t i = 0; i < rank; i++) {
+    if (d->dims[i].value >= 0 && d->dims[i].value != dims[i]) {
+      return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "input '{}' is declared with dim {} = {} but {} {}",
+                   ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(i), ARG_INT(d->dims[i].value),
+                                   ARG_STR(as), ARG_INT(dims[i])));
+    }
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* A synthesized Constant value (value_float(s), value_int(s), value_string(s))
+ * in the model's arena: floats and ints stored little-endian, as ONNX storage
+ * is on every host; strings as onnxshape_string. */
+static onnxshape_status make_constant(onnxshape_model *m, const os_attr *a,
+                                      onnxshape_owned_tensor **out, onnxshape_diag *diag) {
+  int scalar = a->type == OS_ATTR_FLOAT || a->type == OS_ATTR_INT || a->type == OS_ATTR_STRING;
+  size_t count = a->type == OS_ATTR_FLOATS ? a->n_floats
+                 : a->type == OS_ATTR_INTS ? a->n_ints
+                 : a->type == OS_ATTR_STRINGS ? a->n_strings : 1;
+  int32_t type = a->type == OS_ATTR_FLOAT || a->type == OS_ATTR_FLOATS ? ONNXSHAPE_TYPE_FLOAT
+                 : a->type == OS_ATTR_INT || a->type == OS_ATTR_INTS ? ONNXSHAPE_TYPE_INT64
+                                                                      : ONNXSHAPE_TYPE_STRING;
+  size_t elem = type == ONNXSHAPE_TYPE_FLOAT ? 4u : type == ONNXSHAPE_TYPE_INT64 ? 8u
+                                                                                : sizeof(onnxshape_string);
+  onnxshape_owned_tensor *t = model_alloc(m, 1, sizeof *t);
+  int64_t *dims = model_alloc(m, 1, sizeof *dims);
+  unsigned char *data = model_alloc(m, count, elem);
+  if (t == NULL || dims == NULL || data == NULL) {
+    return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  }
+  for (size_t i = 0; i < count; i++) {
+    uint64_t v = 0;
+    if (type == ONNXSHAPE_TYPE_STRING) {
+      onnxshape_string str = scalar ? a->s : a->strings[i];
+      memcpy(data + i * elem, &str, sizeof str);
+      continue;
+    }
+    if (type == ONNXSHAPE_TYPE_FLOAT) {
+      uint32_t bits;
+      float f = scalar ? a->f : a->floats[i];
+      memcpy(&bits, &f, sizeof bits);
+      v = bits;
+    } else {
+      v = (uint64_t)(scalar ? a->i : a->ints[i]);
+    }
+    for (size_t k = 0; k < elem; k++) data[i * elem + k] = (unsigned char)(v >> (8 * k));
+  }
+  dims[0] = (int64_t)count;
+  t->map.fd = -1;
+  t->name = "";
   t->view.type = type;
-  t->view.rank = rank;
-  t->view.dims = t->dims;
-  t->view.data = t->heap;
-  t->view.data_bytes = count * elem_size;
+  t->view.rank = scalar ? 0 : 1;
+  t->view.dims = dims;
+  t->view.data = data;
+  t->view.data_bytes = count * elem;
   *out = t;
   return ONNXSHAPE_OK;
 }
 
-static onnxshape_status load_constant_value(const onnxshape_model *m, os_node *n,
+static onnxshape_status load_constant_value(onnxshape_model *m, os_node *n,
                                             const extra_version *ev, onnxshape_diag *diag) {
   os_attr *only = NULL;
   for (size_t i = 0; i < n->n_attrs; i++) {
     if (only != NULL) {
       return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE,
-                   "Constant takes exactly one value attribute; both '%s' and '%s' are set",
-                   only->name, n->attrs[i].name);
+                   "Constant takes exactly one value attribute; both '{}' and '{}' are set", ONNXSHAPE__ARGS(ARG_NAME(only->name), ARG_NAME(n->attrs[i].name)));
     }
     only = &n->attrs[i];
   }
   if (only == NULL) {
-    return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Constant needs one value attribute");
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Constant needs one value attribute", ONNXSHAPE__NO_ARGS);
   }
-  onnxshape_status st = ONNXSHAPE_OK;
+  onnxshape_status st;
   switch (only->type) {
-    case OS_ATTR_TENSOR: n->constant = only->t; only->t = NULL; break;
+    case OS_ATTR_TENSOR:
+      n->constant = only->t;
+      only->t = NULL;
+      st = ONNXSHAPE_OK;
+      break;
     case OS_ATTR_SPARSE_TENSOR:
-      return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "sparse_value is not supported");
-    case OS_ATTR_FLOAT:
-      st = make_constant(ONNXSHAPE_TYPE_FLOAT, 0, 1, &only->f, sizeof(float), &n->constant, diag);
-      break;
-    case OS_ATTR_FLOATS:
-      st = make_constant(ONNXSHAPE_TYPE_FLOAT, 1, only->n_floats, only->floats, sizeof(float),
-                         &n->constant, diag);
-      break;
-    case OS_ATTR_INT:
-      st = make_constant(ONNXSHAPE_TYPE_INT64, 0, 1, &only->i, sizeof(int64_t), &n->constant,
-                         diag);
-      break;
-    case OS_ATTR_INTS:
-      st = make_constant(ONNXSHAPE_TYPE_INT64, 1, only->n_ints, only->ints, sizeof(int64_t),
-                         &n->constant, diag);
-      break;
-    case OS_ATTR_STRING:
-      st = make_constant(ONNXSHAPE_TYPE_STRING, 0, 1, &only->s, sizeof(onnxshape_string),
-                         &n->constant, diag);
-      break;
-    case OS_ATTR_STRINGS:
-      st = make_constant(ONNXSHAPE_TYPE_STRING, 1, only->n_strings, only->strings,
-                         sizeof(onnxshape_string), &n->constant, diag);
+      return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "sparse_value is not supported", ONNXSHAPE__NO_ARGS);
+    default:
+      st = make_constant(m, only, &n->constant, diag);
       break;
   }
   if (st != ONNXSHAPE_OK) return st;
-  (void)m;
   int32_t type = n->constant->view.type;
   if ((ev->types & (1u << type)) == 0) {
-    return NFAIL(n, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "a %s value is not allowed",
-                 onnxshape_type_name(type));
+    return NFAIL(n, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "a {} value is not allowed", ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(type))));
   }
   return ONNXSHAPE_OK;
 }
@@ -344,21 +374,19 @@ static onnxshape_status load_attr(onnxshape_model *m, os_node *n, const Onnx__At
   a->name = ap->name != NULL ? ap->name : "";
   if (ap->ref_attr_name != NULL) {
     return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE,
-                 "attribute '%s' refers to a function attribute, which is only valid inside a "
-                 "function", a->name);
+                 "attribute '{}' refers to a function attribute, which is only valid inside a "
+                 "function", ONNXSHAPE__ARGS(ARG_NAME(a->name)));
   }
   const op_attr *spec = NULL;
   for (size_t i = 0; i < n_specs; i++) {
     if (strcmp(specs[i].name, a->name) == 0) spec = &specs[i];
   }
   if (spec == NULL) {
-    return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '%s' is not defined for %s-%d",
-                 a->name, op_display(n), n->version);
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '{}' is not defined for {}-{}", ONNXSHAPE__ARGS(ARG_NAME(a->name), ARG_NAME(op_display(n)), ARG_INT(n->version)));
   }
   a->type = ap->has_type ? (int)ap->type : 0;
   if (a->type != spec->type) {
-    return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '%s' has type %s; it must be %s",
-                 a->name, attr_type_name(a->type), attr_type_name(spec->type));
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '{}' has type {}; it must be {}", ONNXSHAPE__ARGS(ARG_NAME(a->name), ARG_STR(attr_type_name(a->type)), ARG_STR(attr_type_name(spec->type))));
   }
   a->i = ap->i;
   a->f = ap->f;
@@ -370,7 +398,7 @@ static onnxshape_status load_attr(onnxshape_model *m, os_node *n, const Onnx__At
   a->s.length = ap->s.len;
   if (a->type == OS_ATTR_STRINGS && ap->n_strings > 0) {
     a->strings = model_alloc(m, ap->n_strings, sizeof *a->strings);
-    if (a->strings == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+    if (a->strings == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
     for (size_t i = 0; i < ap->n_strings; i++) {
       a->strings[i].data = (const char *)ap->strings[i].data;
       a->strings[i].length = ap->strings[i].len;
@@ -379,12 +407,12 @@ static onnxshape_status load_attr(onnxshape_model *m, os_node *n, const Onnx__At
   }
   if (a->type == OS_ATTR_TENSOR) {
     if (ap->t == NULL) {
-      return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '%s' has no tensor", a->name);
+      return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '{}' has no tensor", ONNXSHAPE__ARGS(ARG_NAME(a->name)));
     }
     onnxshape_diag inner;
     onnxshape_diag_init(&inner);
-    onnxshape_status st = onnxshape__tensor_from_proto_in(ap->t, m->dir, m->arena, &a->t, &inner);
-    if (st != ONNXSHAPE_OK) return NFAIL(n, st, "attribute '%s': %s", a->name, inner.message);
+    onnxshape_status st = onnxshape__tensor_from_proto(ap->t, m->ext, m->arena, &a->t, &inner);
+    if (st != ONNXSHAPE_OK) return NFAIL(n, st, "attribute '{}': {}", ONNXSHAPE__ARGS(ARG_NAME(a->name), ARG_TEXT(inner.message)));
   }
   return ONNXSHAPE_OK;
 }
@@ -395,18 +423,15 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
   n->name = np->name != NULL ? np->name : "";
   n->op_type = np->op_type != NULL ? np->op_type : "";
   if (n->name[0] != '\0') {
-    size_t len = strnlen(n->name, sizeof n->label - 1);
-    memcpy(n->label, n->name, len); /* the label quotes at most 31 bytes of the name */
-    n->label[len] = '\0';
-    diag->node = n->name;
+    n->label = n->name; /* messages escape it, and shorten it in the middle */
   } else {
-    snprintf(n->label, sizeof n->label, "#%zu", index);
-    diag->node = n->label;
+    (void)onnxshape__format(n->unnamed, sizeof n->unnamed, "#{}", ONNXSHAPE__ARGS(ARG_UINT(index)));
+    n->label = n->unnamed;
   }
+  diag->node = n->label;
   if (!is_default_domain(np->domain)) {
     return MFAIL(ONNXSHAPE_ERR_UNKNOWN_OPERATOR,
-                 "operator '%s' of domain '%s' is not supported (only the default domain)",
-                 n->op_type, np->domain);
+                 "operator '{}' of domain '{}' is not supported (only the default domain)", ONNXSHAPE__ARGS(ARG_NAME(n->op_type), ARG_NAME(np->domain)));
   }
   const op_attr *specs = NULL;
   size_t n_specs = 0;
@@ -417,7 +442,7 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
   if (onnxshape_op_from_name(n->op_type, &op) == ONNXSHAPE_OK) {
     n->kind = (os_kind)op;
     onnxshape_status st = onnxshape_resolve_version(op, m->opset, &n->version, NULL);
-    if (st != ONNXSHAPE_OK) return MFAIL(st, "cannot resolve a version of %s", n->op_type);
+    if (st != ONNXSHAPE_OK) return MFAIL(st, "cannot resolve a version of {}", ONNXSHAPE__ARGS(ARG_NAME(n->op_type)));
     const onnxshape_op_version *v = onnxshape_op_version_get(op, n->version);
     for (size_t i = 0; i < v->num_attrs; i++) {
       kernel_specs[i].name = v->attrs[i].name;
@@ -436,13 +461,13 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
     n_in = n->kind == OS_KIND_CONSTANT ? 0 : 1;
   } else {
     return MFAIL(ONNXSHAPE_ERR_UNKNOWN_OPERATOR,
-                 "operator '%s' is not supported (onnxshape runs Shape, Reshape, Size, Constant "
-                 "and Identity)", n->op_type);
+                 "operator '{}' is not supported (onnxshape runs Shape, Reshape, Size, Constant "
+                 "and Identity)", ONNXSHAPE__ARGS(ARG_NAME(n->op_type)));
   }
   /* Attributes. */
   if (np->n_attribute > 0) {
     n->attrs = model_alloc(m, np->n_attribute, sizeof *n->attrs);
-    if (n->attrs == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+    if (n->attrs == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
   for (size_t i = 0; i < np->n_attribute; i++) {
     onnxshape_status st = load_attr(m, n, np->attribute[i], &n->attrs[i], specs, n_specs, diag);
@@ -450,8 +475,7 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
     if (st != ONNXSHAPE_OK) return st;
     for (size_t j = 0; j < i; j++) {
       if (strcmp(n->attrs[j].name, n->attrs[i].name) == 0) {
-        return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '%s' is set twice",
-                     n->attrs[i].name);
+        return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '{}' is set twice", ONNXSHAPE__ARGS(ARG_NAME(n->attrs[i].name)));
       }
     }
   }
@@ -460,8 +484,7 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
     int present = 0;
     for (size_t i = 0; i < n->n_attrs; i++) present |= strcmp(n->attrs[i].name, specs[s].name) == 0;
     if (!present) {
-      return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "required attribute '%s' is missing",
-                   specs[s].name);
+      return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "required attribute '{}' is missing", ONNXSHAPE__ARGS(ARG_NAME(specs[s].name)));
     }
   }
   for (size_t i = 0; i < n->n_attrs; i++) {
@@ -476,8 +499,7 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
       n->reshape_attrs.has_allowzero = 1;
       n->reshape_attrs.allowzero = a->i;
       if (a->i != 0 && a->i != 1) {
-        return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "allowzero = %lld; it must be 0 or 1",
-                     (long long)a->i);
+        return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "allowzero = {}; it must be 0 or 1", ONNXSHAPE__ARGS(ARG_INT(a->i)));
       }
     } else if (strcmp(a->name, "shape") == 0) {
       n->reshape1_shape = a->ints;
@@ -490,34 +512,33 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
   }
   /* Inputs: exactly the version's count, each produced before this node. */
   if (np->n_input != n_in) {
-    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "takes %zu input%s; the node has %zu", n_in,
-                 n_in == 1 ? "" : "s", np->n_input);
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "takes {} input{}; the node has {}", ONNXSHAPE__ARGS(ARG_UINT(n_in), ARG_NAME(n_in == 1 ? "" : "s"), ARG_UINT(np->n_input)));
   }
   if (np->n_output != 1) {
-    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "has 1 output; the node has %zu", np->n_output);
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "has 1 output; the node has {}", ONNXSHAPE__ARGS(ARG_UINT(np->n_output)));
   }
   n->inputs = model_alloc(m, n_in + 1, sizeof *n->inputs);
   n->outputs = model_alloc(m, 1, sizeof *n->outputs);
-  if (n->inputs == NULL || n->outputs == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  if (n->inputs == NULL || n->outputs == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   n->n_inputs = n_in;
   n->n_outputs = 1;
   for (size_t i = 0; i < n_in; i++) {
     const char *in = np->input[i];
     if (in == NULL || in[0] == '\0') {
-      return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "input %zu is empty; it is not optional", i);
+      return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "input {} is empty; it is not optional", ONNXSHAPE__ARGS(ARG_UINT(i)));
     }
     long s = onnxshape__model_find_slot(m, in);
     if (s < 0) {
       return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
-                   "input '%s' is not a graph input, an initializer or the output of an earlier "
-                   "node", in);
+                   "input '{}' is not a graph input, an initializer or the output of an earlier "
+                   "node", ONNXSHAPE__ARGS(ARG_NAME(in)));
     }
     n->inputs[i] = (size_t)s;
   }
   const char *out = np->output[0];
-  if (out == NULL || out[0] == '\0') return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output 0 is empty");
+  if (out == NULL || out[0] == '\0') return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output 0 is empty", ONNXSHAPE__NO_ARGS);
   if (onnxshape__model_find_slot(m, out) >= 0) {
-    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output '%s' is already defined", out);
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output '{}' is already defined", ONNXSHAPE__ARGS(ARG_NAME(out)));
   }
   return add_slot(m, out, OS_SLOT_NODE, &n->outputs[0], diag);
 }
@@ -525,7 +546,7 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
 static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g,
                                    onnxshape_diag *diag) {
   if (g->n_sparse_initializer > 0) {
-    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "sparse initializers are not supported");
+    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "sparse initializers are not supported", ONNXSHAPE__NO_ARGS);
   }
   size_t cap = g->n_input + g->n_initializer + g->n_node + 1;
   size_t index_size = 8;
@@ -541,7 +562,7 @@ static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g
   m->nodes = model_alloc(m, g->n_node + 1, sizeof *m->nodes);
   if (!m->slot_index || !m->slots || !m->inits || !m->inputs || !m->input_slots || !m->outputs ||
       !m->output_slots || !m->nodes) {
-    return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+    return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
   for (size_t i = 0; i < g->n_input; i++) {
     onnxshape_status st = load_decl(m, g->input[i], &m->inputs[i], "input", diag);
@@ -554,16 +575,19 @@ static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g
   for (size_t i = 0; i < g->n_initializer; i++) {
     onnxshape_owned_tensor *t;
     onnxshape_status st =
-        onnxshape__tensor_from_proto_in(g->initializer[i], m->dir, m->arena, &t, diag);
+        onnxshape__tensor_from_proto(g->initializer[i], m->ext, m->arena, &t, diag);
     if (st != ONNXSHAPE_OK) return st;
     m->inits[m->n_inits++] = t;
-    if (t->name[0] == '\0') return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "initializer %zu has no name", i);
+    if (t->name[0] == '\0') return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "initializer {} has no name", ONNXSHAPE__ARGS(ARG_UINT(i)));
     long s = onnxshape__model_find_slot(m, t->name);
     if (s >= 0 && m->slots[s].init != NULL) {
-      return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the name '%s' is defined twice", t->name);
+      return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the name '{}' is defined twice", ONNXSHAPE__ARGS(ARG_NAME(t->name)));
     }
-    if (s >= 0) {
-      m->slots[s].init = t; /* a graph input with a default value */
+    if (s >= 0) { /* a graph input with a default value, which must fit its declaration */
+      st = onnxshape__decl_check(&m->inputs[m->slots[s].input_index], t->view.type, t->view.rank,
+                                 t->view.dims, "its initializer is", 1, diag);
+      if (st != ONNXSHAPE_OK) return st;
+      m->slots[s].init = t;
       continue;
     }
     size_t idx;
@@ -577,7 +601,7 @@ static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g
     if (st != ONNXSHAPE_OK) return st;
   }
   diag->node = NULL;
-  if (g->n_output == 0) return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the graph has no outputs");
+  if (g->n_output == 0) return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the graph has no outputs", ONNXSHAPE__NO_ARGS);
   for (size_t i = 0; i < g->n_output; i++) {
     onnxshape_status st = load_decl(m, g->output[i], &m->outputs[i], "output", diag);
     m->n_outputs = i + 1;
@@ -585,117 +609,180 @@ static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g
     long s = onnxshape__model_find_slot(m, m->outputs[i].name);
     if (s < 0) {
       return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
-                   "graph output '%s' is not produced by any node, input or initializer",
-                   m->outputs[i].name);
+                   "graph output '{}' is not produced by any node, input or initializer", ONNXSHAPE__ARGS(ARG_NAME(m->outputs[i].name)));
     }
     m->output_slots[i] = (size_t)s;
   }
   return ONNXSHAPE_OK;
 }
 
+onnxshape_status onnxshape__model_decode(const void *bytes, size_t len, const char *shown,
+                                         onnxshape__arena **arena, const void **proto,
+                                         onnxshape_diag *diag) {
+  ProtobufCMessage *msg;
+  int limited;
+  onnxshape_status st =
+      onnxshape__pb_decode(&onnx__model_proto__descriptor, bytes != NULL ? bytes : (const void *)"",
+                           len, onnxshape__memory_limit(len), arena, &msg, &limited);
+  if (st == ONNXSHAPE_ERR_MALFORMED) {
+    if (shown != NULL) {
+      return MFAIL(st, "'{}' is not a valid ONNX model (protobuf decoding failed)",
+                   ONNXSHAPE__ARGS(ARG_NAME(shown)));
+    }
+    return MFAIL(st, "not a valid ONNX model (protobuf decoding failed)", ONNXSHAPE__NO_ARGS);
+  }
+  if (st != ONNXSHAPE_OK && limited) {
+    return MFAIL(st,
+                 "decoding the model ({} bytes) would take more than {} MiB of memory "
+                 "(" ONNXSHAPE__LIMIT_TEXT ")",
+                 ONNXSHAPE__ARGS(ARG_UINT(len), ARG_UINT(onnxshape__memory_limit(len) >> 20)));
+  }
+  if (st != ONNXSHAPE_OK) return MFAIL(st, "out of memory", ONNXSHAPE__NO_ARGS);
+  *proto = msg;
+  return ONNXSHAPE_OK;
+}
+
+onnxshape_status onnxshape__model_load(const void *proto, onnxshape__arena *a,
+                                       onnxshape__extdir *ext, size_t len, onnxshape_model **out,
+                                       onnxshape_diag *diag) {
+  const Onnx__ModelProto *mp = proto;
+  onnxshape_model *m = onnxshape__arena_alloc(a, sizeof *m); /* zeroed */
+  if (m == NULL) {
+    onnxshape__arena_release(a);
+    return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  }
+  m->arena = a;
+  m->proto = (void *)(uintptr_t)proto;
+  m->ext = ext;
+  m->source_len = len;
+  const char *caller_node = diag->node;
+  onnxshape_status st;
+  if (mp->ir_version < 3) {
+    st = MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
+               "ir_version {} is not supported (opset imports need IR version 3 or later)",
+               ONNXSHAPE__ARGS(ARG_INT(mp->ir_version)));
+  } else if (mp->graph == NULL) {
+    st = MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the model has no graph", ONNXSHAPE__NO_ARGS);
+  } else {
+    st = load_opset(m, mp, diag);
+    if (st == ONNXSHAPE_OK) st = load_graph(m, mp->graph, diag);
+  }
+  diag->node = caller_node;
+  m->ext = NULL;
+  if (st != ONNXSHAPE_OK) {
+    onnxshape_model_free(m);
+    return st;
+  }
+  *out = m;
+  return ONNXSHAPE_OK;
+}
+
 onnxshape_status onnxshape_model_parse(const void *bytes, size_t len, const char *base_dir,
                                        onnxshape_model **out, onnxshape_diag *diag) {
   if (out == NULL || (bytes == NULL && len > 0)) {
-    return MFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_parse: NULL argument");
+    return MFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_parse: NULL argument", ONNXSHAPE__NO_ARGS);
   }
   onnxshape_diag local;
   if (diag == NULL) {
     onnxshape_diag_init(&local);
     diag = &local;
   }
-  const char *caller_node = diag->node;
-  onnxshape__arena *a = onnxshape__arena_new();
-  if (a == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
-  Onnx__ModelProto *mp =
-      (Onnx__ModelProto *)onnxshape__pb_fast_decode(&onnx__model_proto__descriptor, bytes, len, a);
-  if (mp == NULL) {
-    /* An encoding the fast path leaves to protobuf-c (or malformed bytes):
-     * start again with a fresh arena, so nothing is held twice. */
-    onnxshape__arena_release(a);
-    a = onnxshape__arena_new();
-    if (a == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
-    mp = onnx__model_proto__unpack(&a->allocator, len, bytes);
-  }
-  if (mp == NULL) {
-    onnxshape__arena_release(a);
-    return MFAIL(ONNXSHAPE_ERR_MALFORMED, "not a valid ONNX model (protobuf decoding failed)");
-  }
-  onnxshape_model *m = onnxshape__arena_alloc(a, sizeof *m); /* zeroed */
-  if (m != NULL) m->arena = a;
-  if (m == NULL ||
-      (base_dir != NULL && (m->dir = model_alloc(m, strlen(base_dir) + 1, 1)) == NULL)) {
-    onnxshape__arena_release(a);
-    return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
-  }
-  if (base_dir != NULL) memcpy(m->dir, base_dir, strlen(base_dir) + 1);
-  m->proto = mp;
-  m->ir_version = mp->ir_version;
-  onnxshape_status st;
-  if (mp->ir_version < 3) {
-    st = MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
-               "ir_version %lld is not supported (opset imports need IR version 3 or later)",
-               (long long)mp->ir_version);
-  } else if (mp->graph == NULL) {
-    st = MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the model has no graph");
-  } else {
-    st = load_opset(m, mp, diag);
-    if (st == ONNXSHAPE_OK) st = load_graph(m, mp->graph, diag);
-  }
-  diag->node = caller_node;
-  if (st != ONNXSHAPE_OK) {
-    onnxshape_model_free(m);
-    return st;
-  }
-  onnxshape__diag_clear(diag);
-  *out = m;
-  return ONNXSHAPE_OK;
-}
-
-onnxshape_status onnxshape__with_model_file(const char *path,
-                                            onnxshape_status (*fn)(const void *bytes, size_t len,
-                                                                   const char *dir, void *ctx,
-                                                                   onnxshape_diag *diag),
-                                            void *ctx, onnxshape_diag *diag) {
-  onnxshape__map map;
-  onnxshape_status st = onnxshape__map_file(path, &map, diag);
+  onnxshape__arena *a;
+  const void *proto;
+  onnxshape_status st = onnxshape__model_decode(bytes, len, NULL, &a, &proto, diag);
   if (st != ONNXSHAPE_OK) return st;
-  char dir[PATH_MAX];
-  onnxshape__dirname(path, dir, sizeof dir);
-  st = fn(map.base, map.len, dir, ctx, diag);
-  onnxshape__unmap(&map);
-  if (st == ONNXSHAPE_ERR_MALFORMED) {
-    (void)MFAIL(st, "'%s' is not a valid ONNX model (protobuf decoding failed)", path);
-  }
+  onnxshape__extdir ext = {base_dir, -1};
+  st = onnxshape__model_load(proto, a, &ext, len, out, diag);
+  onnxshape__extdir_close(&ext);
+  if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
   return st;
 }
 
-static onnxshape_status parse_into(const void *bytes, size_t len, const char *dir, void *ctx,
-                                   onnxshape_diag *diag) {
-  return onnxshape_model_parse(bytes, len, dir, ctx, diag);
+onnxshape_status onnxshape__model_file(const char *path, unsigned char **bytes, size_t *len,
+                                       onnxshape__extdir *ext, onnxshape_diag *diag) {
+  const char *base;
+  char *dir;
+  ext->path = NULL;
+  ext->fd = -1;
+  onnxshape_status st = onnxshape__open_parent(path, &ext->fd, &base, &dir, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  ext->path = dir;
+  int fd;
+  struct stat sb;
+  st = onnxshape__open_file(ext->fd, base, path, &fd, &sb, diag);
+  if (st == ONNXSHAPE_OK) {
+    st = onnxshape__read_all(fd, &sb, path, bytes, len, diag);
+    close(fd);
+  }
+  if (st != ONNXSHAPE_OK) {
+    onnxshape__extdir_close(ext);
+    onnxshape__free(dir);
+    ext->path = NULL;
+  }
+  return st;
 }
 
 onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **out,
                                            onnxshape_diag *diag) {
   if (path == NULL || out == NULL) {
-    return MFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_read_file: NULL argument");
+    return MFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_read_file: NULL argument", ONNXSHAPE__NO_ARGS);
   }
-  return onnxshape__with_model_file(path, parse_into, out, diag);
+  onnxshape_diag local;
+  if (diag == NULL) {
+    onnxshape_diag_init(&local);
+    diag = &local;
+  }
+  unsigned char *bytes;
+  size_t len;
+  onnxshape__extdir ext;
+  onnxshape_status st = onnxshape__model_file(path, &bytes, &len, &ext, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  onnxshape__arena *a;
+  const void *proto;
+  st = onnxshape__model_decode(bytes, len, path, &a, &proto, diag);
+  onnxshape__free(bytes); /* the decoded model holds copies of what it needs */
+  if (st == ONNXSHAPE_OK) st = onnxshape__model_load(proto, a, &ext, len, out, diag);
+  onnxshape__extdir_close(&ext);
+  onnxshape__free((void *)(uintptr_t)ext.path);
+  if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
+  return st;
+}
+
+onnxshape_status onnxshape_model_check_files(const onnxshape_model *m, onnxshape_diag *diag) {
+  if (m == NULL) {
+    return MFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_check_files: NULL argument", ONNXSHAPE__NO_ARGS);
+  }
+  for (size_t i = 0; i < m->n_inits; i++) {
+    onnxshape_status st = onnxshape__map_check(&m->inits[i]->map, diag);
+    if (st != ONNXSHAPE_OK) return st;
+  }
+  for (size_t i = 0; i < m->n_nodes; i++) {
+    const os_node *n = &m->nodes[i];
+    if (n->constant == NULL) continue;
+    onnxshape_status st = onnxshape__map_check(&n->constant->map, diag);
+    if (st != ONNXSHAPE_OK) return st;
+  }
+  onnxshape__diag_clear(diag);
+  return ONNXSHAPE_OK;
 }
 
 /* ---- sparse tensors, for the SONNX profile check ------------------------ */
 
-/* The name of a SparseTensorProto: that of its `values` TensorProto (field 1).
- * Writes "" when there is none. */
+/* The name of a SparseTensorProto: that of its `values` TensorProto (field
+ * 1, whose name is field 8), read with the wire reader; "" when it has
+ * none. */
 static void sparse_name(const ProtobufCBinaryData *b, char *name, size_t cap) {
   name[0] = '\0';
-  size_t i = 0;
-  onnxshape__pb_field f;
-  while (i < b->len && onnxshape__pb_next(b->data, b->len, &i, &f)) {
-    if (f.number != 1 || f.wire != 2) continue;
-    Onnx__TensorProto *t = onnx__tensor_proto__unpack(NULL, f.payload_len, b->data + f.payload);
-    if (t != NULL) {
-      snprintf(name, cap, "%s", t->name != NULL ? t->name : "");
-      onnx__tensor_proto__free_unpacked(t, NULL);
+  const uint8_t *p = b->data, *end = b->data + b->len;
+  wire_field f, g;
+  while (p < end && wire_field_read(&p, end, &f)) {
+    if (f.number != 1 || f.wire != WIRE_LEN) continue;
+    const uint8_t *q = f.at, *stop = f.at + f.v;
+    while (q < stop && wire_field_read(&q, stop, &g)) {
+      if (g.number != 8 || g.wire != WIRE_LEN) continue;
+      size_t n = g.v < cap - 1 ? (size_t)g.v : cap - 1;
+      memcpy(name, g.at, n);
+      name[n] = '\0';
     }
     return;
   }
@@ -706,51 +793,52 @@ static void sparse_decls(Onnx__ValueInfoProto **v, size_t n, const char *what,
   char msg[ONNXSHAPE_DIAG_SIZE];
   for (size_t i = 0; i < n; i++) {
     if (v[i]->type != NULL && v[i]->type->value_case == ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE) {
-      snprintf(msg, sizeof msg, "graph %s '%s' is a sparse tensor", what,
-               v[i]->name != NULL ? v[i]->name : "");
+      onnxshape__format(msg, sizeof msg, "graph {} '{}' is a sparse tensor",
+                        ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(v[i]->name != NULL ? v[i]->name : "")));
       report(ctx, msg);
     }
   }
 }
 
-onnxshape_status onnxshape__sparse_uses(const void *bytes, size_t len,
-                                        void (*report)(void *ctx, const char *what), void *ctx,
-                                        onnxshape_diag *diag) {
-  Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, len, bytes);
-  if (mp == NULL) {
-    return MFAIL(ONNXSHAPE_ERR_MALFORMED, "not a valid ONNX model (protobuf decoding failed)");
-  }
-  const Onnx__GraphProto *g = mp->graph;
+static int sparse_attribute(const Onnx__AttributeProto *ap) {
+  return ap->has_sparse_tensor || ap->n_sparse_tensors > 0 ||
+         (ap->has_type && (ap->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSOR ||
+                           ap->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSORS));
+}
+
+void onnxshape__sparse_uses(const void *proto, void (*report)(void *ctx, const char *what),
+                            void *ctx) {
+  const Onnx__GraphProto *g = ((const Onnx__ModelProto *)proto)->graph;
+  if (g == NULL) return;
   char msg[ONNXSHAPE_DIAG_SIZE], name[128];
-  if (g != NULL) {
-    for (size_t i = 0; i < g->n_sparse_initializer; i++) {
-      sparse_name(&g->sparse_initializer[i], name, sizeof name);
-      if (name[0] != '\0') snprintf(msg, sizeof msg, "sparse initializer '%s'", name);
-      else snprintf(msg, sizeof msg, "sparse initializer #%zu (unnamed)", i);
+  for (size_t i = 0; i < g->n_sparse_initializer; i++) {
+    sparse_name(&g->sparse_initializer[i], name, sizeof name);
+    if (name[0] != '\0') {
+      onnxshape__format(msg, sizeof msg, "sparse initializer '{}'", ONNXSHAPE__ARGS(ARG_NAME(name)));
+    } else {
+      onnxshape__format(msg, sizeof msg, "sparse initializer #{} (unnamed)",
+                        ONNXSHAPE__ARGS(ARG_UINT(i)));
+    }
+    report(ctx, msg);
+  }
+  for (size_t i = 0; i < g->n_node; i++) {
+    const Onnx__NodeProto *np = g->node[i];
+    for (size_t k = 0; k < np->n_attribute; k++) {
+      const Onnx__AttributeProto *ap = np->attribute[k];
+      if (!sparse_attribute(ap)) continue;
+      const char *op = np->op_type != NULL ? np->op_type : "";
+      const char *attr = ap->name != NULL ? ap->name : "";
+      if (np->name != NULL && np->name[0] != '\0') {
+        onnxshape__format(msg, sizeof msg, "node '{}' ({}): attribute '{}' is a sparse tensor",
+                          ONNXSHAPE__ARGS(ARG_NAME(np->name), ARG_NAME(op), ARG_NAME(attr)));
+      } else {
+        onnxshape__format(msg, sizeof msg, "node #{} ({}): attribute '{}' is a sparse tensor",
+                          ONNXSHAPE__ARGS(ARG_UINT(i), ARG_NAME(op), ARG_NAME(attr)));
+      }
       report(ctx, msg);
     }
-    for (size_t i = 0; i < g->n_node; i++) {
-      const Onnx__NodeProto *np = g->node[i];
-      for (size_t k = 0; k < np->n_attribute; k++) {
-        const Onnx__AttributeProto *ap = np->attribute[k];
-        int sparse = ap->has_sparse_tensor || ap->n_sparse_tensors > 0 ||
-                     (ap->has_type && (ap->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSOR ||
-                                       ap->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSORS));
-        if (!sparse) continue;
-        if (np->name != NULL && np->name[0] != '\0') {
-          snprintf(msg, sizeof msg, "node '%s' (%s): attribute '%s' is a sparse tensor", np->name,
-                   np->op_type != NULL ? np->op_type : "", ap->name != NULL ? ap->name : "");
-        } else {
-          snprintf(msg, sizeof msg, "node #%zu (%s): attribute '%s' is a sparse tensor", i,
-                   np->op_type != NULL ? np->op_type : "", ap->name != NULL ? ap->name : "");
-        }
-        report(ctx, msg);
-      }
-    }
-    sparse_decls(g->input, g->n_input, "input", report, ctx);
-    sparse_decls(g->output, g->n_output, "output", report, ctx);
-    sparse_decls(g->value_info, g->n_value_info, "value_info", report, ctx);
   }
-  onnx__model_proto__free_unpacked(mp, NULL);
-  return ONNXSHAPE_OK;
+  sparse_decls(g->input, g->n_input, "input", report, ctx);
+  sparse_decls(g->output, g->n_output, "output", report, ctx);
+  sparse_decls(g->value_info, g->n_value_info, "value_info", report, ctx);
 }

@@ -5,6 +5,7 @@
 #ifndef ONNXSHAPE_MODEL_H
 #define ONNXSHAPE_MODEL_H
 
+#include "fileio.h"
 #include "onnxshape.h"
 
 /* Operators the runner knows besides the three kernels. */
@@ -20,22 +21,22 @@ typedef enum os_kind {
 enum { OS_ATTR_FLOAT = 1, OS_ATTR_INT = 2, OS_ATTR_STRING = 3, OS_ATTR_TENSOR = 4,
        OS_ATTR_FLOATS = 6, OS_ATTR_INTS = 7, OS_ATTR_STRINGS = 8, OS_ATTR_SPARSE_TENSOR = 11 };
 
-/* A tensor that owns what it points at: one of a heap block, a mapping of an
- * external-data file, or nothing (data inside the model's protobuf). */
+/* A tensor and what it points at: a standalone tensor (a tensor file) lives
+ * in its own arena with everything decoded for it; a model's tensors live in
+ * the model's arena (arena NULL). Either may also map a region of a file
+ * (external data, or a large raw_data used in place). */
 struct onnxshape_owned_tensor {
-  onnxshape_tensor view; /* what kernels see */
-  const char *name;      /* never NULL */
-  int64_t *dims;         /* heap copy (protobuf dims are not guaranteed int64-aligned by API) */
-  int dims_inline;       /* dims sit in this tensor's own block, not a block of their own */
-  int in_arena;          /* the block belongs to a model's arena: not freed on its own */
-  void *heap;            /* converted typed-field data or the string array, or NULL */
-  void *map;             /* mmap of external data or of the tensor file, or NULL */
-  size_t map_len;
-  int map_fd;            /* its file, kept open for file-to-file copies (fileio.h) */
-  int raw_borrowed;      /* proto's raw_data points into map: not the proto's to free */
-  void *proto;           /* a decoded standalone TensorProto to free, or NULL */
-  char *name_copy;       /* owned name, or NULL */
+  onnxshape_tensor view;          /* what kernels see */
+  const char *name;               /* never NULL */
+  struct onnxshape__arena *arena; /* this tensor's own memory, or NULL */
+  onnxshape__map map;             /* the mapped file region, or none (map.base NULL) */
 };
+
+/* Where external data may live: a directory, opened at its first use. */
+typedef struct onnxshape__extdir {
+  const char *path; /* its name (messages, and opening it); NULL: no external data */
+  int fd;           /* the open directory, or -1 */
+} onnxshape__extdir;
 
 typedef struct os_dim {
   int64_t value;     /* >= 0, or -1 when unknown */
@@ -68,7 +69,8 @@ typedef struct os_attr {
 
 typedef struct os_node {
   const char *name;   /* may be "" */
-  char label[32];     /* the name quoted in messages: name, or "#<index>" when unnamed */
+  const char *label;  /* the name quoted in messages: name, or "#<index>" when unnamed */
+  char unnamed[24];   /* "#<index>" */
   const char *op_type;
   os_kind kind;
   int version;        /* resolved since_version */
@@ -96,13 +98,11 @@ typedef struct os_slot {
 } os_slot;
 
 struct onnxshape_model {
-  int64_t ir_version;
   int64_t opset;        /* default-domain opset */
-  char *dir;            /* directory external data resolves in */
+  onnxshape__extdir *ext; /* where external data resolves, while loading (else NULL) */
+  size_t source_len;    /* bytes of the encoded model (LIMIT-MEMORY) */
   void *proto;          /* the decoded ModelProto, allocated in arena */
   struct onnxshape__arena *arena; /* the model's memory, released as a whole */
-  void *file_map;       /* the mapped model file */
-  size_t file_len;
   size_t n_inputs;      /* graph inputs, in file order */
   os_value_decl *inputs;
   size_t *input_slots;
@@ -120,58 +120,55 @@ struct onnxshape_model {
 };
 
 /* Tensor decoding, shared by the model and tensor-file loaders. `msg` is an
- * Onnx__TensorProto; base_dir is where external data may live (NULL: none
- * allowed). The result points into msg, which must outlive it. */
-onnxshape_status onnxshape__tensor_from_proto(const void *msg, const char *base_dir,
+ * Onnx__TensorProto decoded into `arena`, where the tensor is allocated too
+ * (it points into msg); ext says where external data may live. */
+struct onnxshape__arena;
+onnxshape_status onnxshape__tensor_from_proto(const void *msg, onnxshape__extdir *ext,
+                                              struct onnxshape__arena *arena,
                                               onnxshape_owned_tensor **out,
                                               onnxshape_diag *diag);
-/* The same, the tensor itself allocated in `arena` (a model's): freeing it
- * releases what it holds (heap data, mappings), not its own block. */
-struct onnxshape__arena;
-onnxshape_status onnxshape__tensor_from_proto_in(const void *msg, const char *base_dir,
-                                                 struct onnxshape__arena *arena,
-                                                 onnxshape_owned_tensor **out,
-                                                 onnxshape_diag *diag);
-/* The defaults that are not zero, on a tensor whose memory is zeroed. */
-void onnxshape__owned_tensor_init(onnxshape_owned_tensor *t);
+/* Closes ext's directory if it was opened. */
+void onnxshape__extdir_close(onnxshape__extdir *ext);
+
+/* A tensor of type, rank and dims given for the graph input declared d:
+ * ERR_TYPE_NOT_ALLOWED, ERR_INVALID_RANK or ERR_INVALID_MODEL (a numeric dim
+ * that differs; with model_error, every mismatch), the message saying
+ * "input 'x' is declared ... but <as> ...". */
+onnxshape_status onnxshape__decl_check(const os_value_decl *d, int32_t type, size_t rank,
+                                       const int64_t *dims, const char *as, int model_error,
+                                       onnxshape_diag *diag);
 
 /* The slot of the value named `name` (graph input, initializer or node
  * output), or -1: a hash lookup, in time independent of the graph's size. */
 long onnxshape__model_find_slot(const onnxshape_model *m, const char *name);
 
-/* One top-level protobuf field of a message in memory: its bytes are
- * [start, end); for a length-delimited field (wire 2) the payload is
- * [payload, payload + payload_len). */
-typedef struct onnxshape__pb_field {
-  uint64_t number;
-  unsigned wire;
-  size_t start, end, payload, payload_len;
-} onnxshape__pb_field;
-
-/* Reads the field at *i (< len) into *f and moves *i past it; 0 when it is
- * malformed or of a wire type other than 0, 1, 2 and 5. (src/onnx/tensor.c) */
-int onnxshape__pb_next(const uint8_t *b, size_t len, size_t *i, onnxshape__pb_field *f);
-
 /* onnxshape_tensor_read_file uses a raw_data of at least this many bytes in
  * place, in the mapped file (default 64 KiB; the fuzz target lowers it). */
 extern size_t onnxshape__inplace_min;
 
-/* Maps the model file at `path` and calls fn(bytes, len, dir, ctx, diag),
- * dir being the file's directory (where external data resolves); a
- * MALFORMED result gets a message naming the file. (src/onnx/model.c) */
-onnxshape_status onnxshape__with_model_file(const char *path,
-                                            onnxshape_status (*fn)(const void *bytes, size_t len,
-                                                                   const char *dir, void *ctx,
-                                                                   onnxshape_diag *diag),
-                                            void *ctx, onnxshape_diag *diag);
+/* Decodes the ModelProto in `len` bytes into a new arena (*arena, holding
+ * *proto), within the memory limit of LIMIT-MEMORY; `shown` names the file in
+ * messages, or NULL for bytes in memory. */
+onnxshape_status onnxshape__model_decode(const void *bytes, size_t len, const char *shown,
+                                         struct onnxshape__arena **arena, const void **proto,
+                                         onnxshape_diag *diag);
+/* Loads the decoded ModelProto proto (in arena, which the model then owns,
+ * or releases on failure); external data resolves in ext. */
+onnxshape_status onnxshape__model_load(const void *proto, struct onnxshape__arena *arena,
+                                       onnxshape__extdir *ext, size_t len, onnxshape_model **out,
+                                       onnxshape_diag *diag);
+/* Reads the model file at path into memory (*bytes, to free with
+ * onnxshape__free) and opens its directory for external data in *ext
+ * (ext->path, to free, and ext->fd). */
+onnxshape_status onnxshape__model_file(const char *path, unsigned char **bytes, size_t *len,
+                                       onnxshape__extdir *ext, onnxshape_diag *diag);
 
-/* Calls report(ctx, what) for each use of a sparse tensor in the ModelProto
- * `bytes` (sparse initializers, sparse attributes, graph inputs, outputs and
- * value_info of a sparse type), `what` naming the place. MALFORMED when the
- * bytes are not a ModelProto; OUT_OF_MEMORY. (src/onnx/model.c) */
-onnxshape_status onnxshape__sparse_uses(const void *bytes, size_t len,
-                                        void (*report)(void *ctx, const char *what), void *ctx,
-                                        onnxshape_diag *diag);
+/* Calls report(ctx, what) for each use of a sparse tensor in the decoded
+ * ModelProto proto (sparse initializers, sparse attributes, graph inputs,
+ * outputs and value_info of a sparse type), `what` naming the place.
+ * (src/onnx/model.c) */
+void onnxshape__sparse_uses(const void *proto, void (*report)(void *ctx, const char *what),
+                            void *ctx);
 
 /* Static inference (onnxshape_model_infer) that goes on after a node that
  * cannot succeed whatever the data, calling report(ctx, message) for each.

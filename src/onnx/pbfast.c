@@ -24,96 +24,11 @@
 #include <string.h>
 
 #include "onnx_subset.pb-c.h"
+#include "wire.h"
 
 #define MAX_DEPTH 16    /* nesting; the subset nests 7 deep */
 #define MAX_RECORDED 16 /* repeated values a first pass keeps for the second */
-/* protobuf-c reads a tag, and the length of a length-delimited value, in at
- * most 5 bytes, and takes no length past INT_MAX. */
-#define MAX_PREFIX_BYTES 5
-
-#if defined(__GNUC__)
-#define HOT_INLINE inline __attribute__((always_inline))
-#else
-#define HOT_INLINE inline
-#endif
-
-enum { WIRE_VARINT = 0, WIRE_64 = 1, WIRE_LEN = 2, WIRE_32 = 5 };
-
-/* ---- the wire --------------------------------------------------------------- */
-
-/* Reads a varint of at most 10 bytes; 0 when it is cut off or longer. */
-static HOT_INLINE int read_varint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
-  const uint8_t *q = *p;
-  if (q < end && *q < 0x80) { /* one byte: most tags, lengths and values */
-    *v = *q;
-    *p = q + 1;
-    return 1;
-  }
-  uint64_t r = 0;
-  for (unsigned shift = 0; shift < 64; shift += 7) {
-    if (q >= end) return 0;
-    uint8_t c = *q++;
-    if (shift == 63 && c > 1) return 0; /* bits past 64 */
-    r |= (uint64_t)(c & 0x7fu) << shift;
-    if (c < 0x80) {
-      *v = r;
-      *p = q;
-      return 1;
-    }
-  }
-  return 0;
-}
-
-static HOT_INLINE int read_prefix(const uint8_t **p, const uint8_t *end, uint64_t *v) {
-  const uint8_t *start = *p;
-  return read_varint(p, end, v) && *p - start <= MAX_PREFIX_BYTES;
-}
-
-/* One field on the wire: its number and wire type, and either its varint
- * (v) or its bytes [at, at + v). */
-typedef struct field {
-  uint64_t number;
-  unsigned wire;
-  uint64_t v;
-  const uint8_t *at;
-} field;
-
-/* Reads the field at *p; 0 when it is malformed, number 0 or a group. A tag
- * of at most 5 bytes holds a number below 2^32, as protobuf-c reads it. */
-static HOT_INLINE int read_field(const uint8_t **p, const uint8_t *end, field *f) {
-  uint64_t tag;
-  const uint8_t *q = *p;
-  if (*q < 0x80) { /* the caller checked q < end */
-    tag = *q++;
-  } else if (!read_prefix(&q, end, &tag)) {
-    return 0;
-  }
-  f->number = tag >> 3;
-  f->wire = (unsigned)(tag & 7u);
-  f->at = q;
-  switch (f->wire) {
-    case WIRE_VARINT:
-      if (!read_varint(&q, end, &f->v)) return 0;
-      break;
-    case WIRE_64:
-    case WIRE_32:
-      f->v = f->wire == WIRE_32 ? 4u : 8u;
-      if ((uint64_t)(end - q) < f->v) return 0;
-      q += f->v;
-      break;
-    case WIRE_LEN:
-      if (!read_prefix(&q, end, &f->v) || f->v > INT_MAX || f->v > (uint64_t)(end - q)) {
-        return 0;
-      }
-      f->at = q;
-      q += f->v;
-      break;
-    default:
-      return 0; /* groups (3, 4) and wire types 6, 7 */
-  }
-  *p = q;
-  return f->number != 0;
-}
+#define HOT_INLINE ONNXSHAPE__HOT
 
 static uint32_t le32(const uint8_t *b) {
   return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
@@ -131,7 +46,7 @@ static HOT_INLINE void *alloc(onnxshape__arena *a, size_t n) {
 
 /* A NUL-terminated copy, as protobuf-c makes of a string. Names are mostly
  * a few bytes: those are copied in a loop, not through a call to memcpy. */
-static HOT_INLINE char *copy_string(onnxshape__arena *a, const field *f) {
+static HOT_INLINE char *copy_string(onnxshape__arena *a, const wire_field *f) {
   size_t n = (size_t)f->v;
   char *s = alloc(a, n + 1);
   if (s == NULL) return NULL;
@@ -145,7 +60,7 @@ static HOT_INLINE char *copy_string(onnxshape__arena *a, const field *f) {
 }
 
 /* A copy of bytes; empty bytes get no buffer, as with protobuf-c. */
-static HOT_INLINE int copy_bytes(onnxshape__arena *a, const field *f, ProtobufCBinaryData *out) {
+static HOT_INLINE int copy_bytes(onnxshape__arena *a, const wire_field *f, ProtobufCBinaryData *out) {
   out->len = (size_t)f->v;
   out->data = NULL;
   if (f->v == 0) return 1;
@@ -174,7 +89,7 @@ static HOT_INLINE int once(uint32_t *seen, unsigned bit) {
 /* The values in a repeated scalar field: one value of wire type `wire`, or
  * a packed run of them; 0 when it is neither (or the run does not divide
  * into whole values). */
-static HOT_INLINE int count_values(const field *f, unsigned wire, size_t *n) {
+static HOT_INLINE int count_values(const wire_field *f, unsigned wire, size_t *n) {
   if (f->wire == wire) {
     (*n)++;
     return 1;
@@ -189,7 +104,7 @@ static HOT_INLINE int count_values(const field *f, unsigned wire, size_t *n) {
   const uint8_t *p = f->at, *end = f->at + f->v;
   while (p < end) {
     uint64_t v;
-    if (!read_varint(&p, end, &v)) return 0;
+    if (!wire_varint(&p, end, &v)) return 0;
     (*n)++;
   }
   return 1;
@@ -207,7 +122,7 @@ static HOT_INLINE void store_element(unsigned char *arr, size_t size, size_t k, 
 /* Stores the value(s) counted by count_values() into arr from index *n on;
  * `size` is the bytes of one element (4 or 8), `wire` the wire type of one
  * value. */
-static void fill_values(const field *f, unsigned wire, size_t size, void *arr, size_t *n) {
+static void fill_values(const wire_field *f, unsigned wire, size_t size, void *arr, size_t *n) {
   unsigned char *out = arr;
   if (f->wire == wire) { /* one value */
     uint64_t v = wire == WIRE_VARINT ? f->v : wire == WIRE_32 ? le32(f->at) : le64(f->at);
@@ -218,7 +133,7 @@ static void fill_values(const field *f, unsigned wire, size_t size, void *arr, s
   while (p < end) {
     uint64_t v = 0;
     if (wire == WIRE_VARINT) {
-      (void)read_varint(&p, end, &v); /* count_values() read each one */
+      (void)wire_varint(&p, end, &v); /* count_values() read each one */
     } else {
       v = wire == WIRE_32 ? le32(p) : le64(p);
       p += wire == WIRE_32 ? 4 : 8;
@@ -246,16 +161,16 @@ _Static_assert(sizeof(Onnx__AttributeProto__AttributeType) == 4 &&
   m->base.descriptor = &desc;                  \
   uint32_t seen = 0;                           \
   int repeated = 0;                            \
-  field recs[MAX_RECORDED];                    \
+  wire_field recs[MAX_RECORDED];                    \
   size_t n_rec = 0;                            \
   (void)seen;                                  \
   (void)repeated;                              \
   (void)recs;                                  \
   (void)n_rec;                                 \
-  field f;                                     \
+  wire_field f;                                     \
   const uint8_t *p = b, *end = b + len;        \
   while (p < end) {                            \
-    if (!read_field(&p, end, &f)) return NULL; \
+    if (!wire_field_read(&p, end, &f)) return NULL; \
     switch (f.number) {
 #define END_PASS                                                       \
   default:                                                             \
@@ -275,7 +190,7 @@ _Static_assert(sizeof(Onnx__AttributeProto__AttributeType) == 4 &&
         f = recs[k_++];                            \
       } else {                                     \
         if (p >= end) break;                       \
-        if (!read_field(&p, end, &f)) return NULL; \
+        if (!wire_field_read(&p, end, &f)) return NULL; \
       }                                            \
       switch (f.number) {
 #define CHECK_WIRE(w) \
@@ -679,4 +594,32 @@ ProtobufCMessage *onnxshape__pb_fast_decode(const ProtobufCMessageDescriptor *de
     if (decoders[i].desc == desc) return decoders[i].decode(bytes, len, arena);
   }
   return NULL;
+}
+
+onnxshape_status onnxshape__pb_decode(const ProtobufCMessageDescriptor *desc, const uint8_t *bytes,
+                                      size_t len, size_t limit, onnxshape__arena **arena,
+                                      ProtobufCMessage **msg, int *limited) {
+  *limited = 0;
+  *arena = NULL;
+  *msg = NULL;
+  onnxshape__arena *a = onnxshape__arena_new(limit);
+  if (a == NULL) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  ProtobufCMessage *m = onnxshape__pb_fast_decode(desc, bytes, len, a);
+  if (m == NULL && !a->over_limit && !a->out_of_memory) {
+    /* An encoding the fast path leaves to protobuf-c, or malformed bytes. */
+    onnxshape__arena_release(a);
+    a = onnxshape__arena_new(limit);
+    if (a == NULL) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+    m = protobuf_c_message_unpack(desc, &a->allocator, len, bytes);
+  }
+  if (m == NULL) {
+    *limited = a->over_limit;
+    onnxshape_status st =
+        a->over_limit || a->out_of_memory ? ONNXSHAPE_ERR_OUT_OF_MEMORY : ONNXSHAPE_ERR_MALFORMED;
+    onnxshape__arena_release(a);
+    return st;
+  }
+  *arena = a;
+  *msg = m;
+  return ONNXSHAPE_OK;
 }

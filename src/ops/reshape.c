@@ -38,11 +38,11 @@ static onnxshape_status check_allowzero(const onnxshape_op_version *v,
   if (attrs == NULL || !attrs->has_allowzero) return ONNXSHAPE_OK;
   if (v->since_version < 14) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, v->op_name, v->since_version,
-                           "attribute 'allowzero' is not defined before Reshape-14");
+                           "attribute 'allowzero' is not defined before Reshape-14", ONNXSHAPE__NO_ARGS);
   }
   if (attrs->allowzero != 0 && attrs->allowzero != 1) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, v->op_name, v->since_version,
-                           "allowzero = %lld; it must be 0 or 1", (long long)attrs->allowzero);
+                           "allowzero = {}; it must be 0 or 1", ONNXSHAPE__ARGS(ARG_INT(attrs->allowzero)));
   }
   *allowzero = (int)attrs->allowzero;
   return ONNXSHAPE_OK;
@@ -112,16 +112,14 @@ static onnxshape_status check_targets(const onnxshape_op_version *v, const int64
     if (x < -1) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE, v->op_name,
                              v->since_version,
-                             "shape[%zu] = %lld; a dimension cannot be below -1", i,
-                             (long long)x);
+                             "shape[{}] = {}; a dimension cannot be below -1", ONNXSHAPE__ARGS(ARG_UINT(i), ARG_INT(x)));
     }
     if (x == -1) {
       if (*inferred != NO_INDEX) {
         return onnxshape__fail(diag, ONNXSHAPE_ERR_MULTIPLE_INFERRED, v->op_name,
                                v->since_version,
-                               "shape[%zu] and shape[%zu] are both -1; at most one dimension "
-                               "can be inferred",
-                               *inferred, i);
+                               "shape[{}] and shape[{}] are both -1; at most one dimension "
+                               "can be inferred", ONNXSHAPE__ARGS(ARG_UINT(*inferred), ARG_UINT(i)));
       }
       *inferred = i;
     }
@@ -129,18 +127,16 @@ static onnxshape_status check_targets(const onnxshape_op_version *v, const int64
       if (!allowzero && i >= in_rank) {
         return onnxshape__fail(diag, ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE, v->op_name,
                                v->since_version,
-                               "shape[%zu] = 0 copies input dimension %zu, but the input has "
-                               "rank %zu",
-                               i, i, in_rank);
+                               "shape[{}] = 0 copies input dimension {}, but the input has "
+                               "rank {}", ONNXSHAPE__ARGS(ARG_UINT(i), ARG_UINT(i), ARG_UINT(in_rank)));
       }
       if (zero_at == NO_INDEX) zero_at = i;
     }
   }
   if (allowzero && zero_at != NO_INDEX && *inferred != NO_INDEX) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_ZERO_WITH_INFERRED, v->op_name, v->since_version,
-                           "with allowzero=1, shape[%zu] = 0 and shape[%zu] = -1 cannot be "
-                           "combined",
-                           zero_at, *inferred);
+                           "with allowzero=1, shape[{}] = 0 and shape[{}] = -1 cannot be "
+                           "combined", ONNXSHAPE__ARGS(ARG_UINT(zero_at), ARG_UINT(*inferred)));
   }
   return ONNXSHAPE_OK;
 }
@@ -279,7 +275,7 @@ static onnxshape_status plan(int version, int32_t type, const int64_t *in_dims, 
   if (st != ONNXSHAPE_OK) return st;
   if ((shape == NULL || !have_out) && shape_len > 0) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Reshape", version,
-                           "shape and out_dims must not be NULL");
+                           "shape and out_dims must not be NULL", ONNXSHAPE__NO_ARGS);
   }
   int allowzero;
   st = check_allowzero(v, attrs, &allowzero, diag);
@@ -304,33 +300,28 @@ static onnxshape_status plan(int version, int32_t type, const int64_t *in_dims, 
     if (minus_one == NO_INDEX || n != 0) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_OVERFLOW, "Reshape", version,
                              "the product of the target dimensions overflows int64 at "
-                             "shape[%zu] = %lld",
-                             at, (long long)resolved(shape, at, in_dims, allowzero));
+                             "shape[{}] = {}", ONNXSHAPE__ARGS(ARG_UINT(at), ARG_INT(resolved(shape, at, in_dims, allowzero))));
     }
   } else if (minus_one != NO_INDEX) {
     if (p == 0) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_INFERRED_FROM_ZERO, "Reshape", version,
-                             "shape[%zu] = -1 cannot be inferred: the other dimensions "
-                             "multiply to 0",
-                             minus_one);
+                             "shape[{}] = -1 cannot be inferred: the other dimensions "
+                             "multiply to 0", ONNXSHAPE__ARGS(ARG_UINT(minus_one)));
     }
     if (n % p != 0) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_NOT_DIVISIBLE, "Reshape", version,
-                             "shape[%zu] = -1 cannot be inferred: %lld elements do not divide "
-                             "by %lld",
-                             minus_one, (long long)n, (long long)p);
+                             "shape[{}] = -1 cannot be inferred: {} elements do not divide "
+                             "by {}", ONNXSHAPE__ARGS(ARG_UINT(minus_one), ARG_INT(n), ARG_INT(p)));
     }
     inferred_value = n / p;
   } else if (p != n) {
     if (shape_len == 0) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_COUNT_MISMATCH, "Reshape", version,
                              "an empty shape means a scalar (1 element), but the data has "
-                             "%lld elements",
-                             (long long)n);
+                             "{} elements", ONNXSHAPE__ARGS(ARG_INT(n)));
     }
     return onnxshape__fail(diag, ONNXSHAPE_ERR_COUNT_MISMATCH, "Reshape", version,
-                           "the target holds %lld elements, but the data has %lld",
-                           (long long)p, (long long)n);
+                           "the target holds {} elements, but the data has {}", ONNXSHAPE__ARGS(ARG_INT(p), ARG_INT(n)));
   }
   *count = n;
   *inferred = minus_one;
@@ -398,8 +389,7 @@ static onnxshape_status check_out_dims(int version, size_t shape_len, size_t out
                                        onnxshape_diag *diag) {
   if (out_capacity < shape_len) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_BUFFER_TOO_SMALL, "Reshape", version,
-                           "the output has %zu dims; out_dims holds %zu", shape_len,
-                           out_capacity);
+                           "the output has {} dims; out_dims holds {}", ONNXSHAPE__ARGS(ARG_UINT(shape_len), ARG_UINT(out_capacity)));
   }
   return ONNXSHAPE_OK;
 }
@@ -727,15 +717,15 @@ onnxshape_status onnxshape_reshape_check_shape_input(int version, int32_t type, 
   const onnxshape_op_version *v = onnxshape_op_version_get(ONNXSHAPE_OP_RESHAPE, version);
   if (v == NULL || version < 5) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_UNKNOWN_VERSION, NULL, 0,
-                           "Reshape-%d has no 'shape' input", version);
+                           "Reshape-{} has no 'shape' input", ONNXSHAPE__ARGS(ARG_INT(version)));
   }
   if (type != ONNXSHAPE_TYPE_INT64) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "Reshape", version,
-                           "the 'shape' input is %s; it must be int64", onnxshape_type_name(type));
+                           "the 'shape' input is {}; it must be int64", ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(type))));
   }
   if (rank != 1) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_RANK, "Reshape", version,
-                           "the 'shape' input has rank %zu; it must be 1-D", rank);
+                           "the 'shape' input has rank {}; it must be 1-D", ONNXSHAPE__ARGS(ARG_UINT(rank)));
   }
   onnxshape__diag_clear(diag);
   return ONNXSHAPE_OK;
@@ -785,7 +775,7 @@ static ONNXSHAPE_INLINE onnxshape_status run_common(int version, const onnxshape
                                                     size_t *bytes, onnxshape_diag *diag) {
   if (data == NULL || out == NULL) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Reshape", version,
-                           "data and out must not be NULL");
+                           "data and out must not be NULL", ONNXSHAPE__NO_ARGS);
   }
   int64_t n, value;
   size_t inferred, need;
@@ -802,19 +792,15 @@ static ONNXSHAPE_INLINE onnxshape_status run_common(int version, const onnxshape
     st = onnxshape_type_storage_bytes(data->type, n, &need);
     if (st != ONNXSHAPE_OK) {
       return onnxshape__fail(diag, st, "Reshape", version,
-                             "%lld elements of %s do not fit in memory", (long long)n,
-                             onnxshape_type_name(data->type));
+                             "{} elements of {} do not fit in memory", ONNXSHAPE__ARGS(ARG_INT(n), ARG_STR(onnxshape_type_name(data->type))));
     }
     if (data->data_bytes < need || (data->data == NULL && need > 0)) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_DATA_SIZE, "Reshape", version,
-                             "%lld elements of %s need %zu bytes; the data holds %zu", (long long)n,
-                             onnxshape_type_name(data->type), need,
-                             data->data == NULL ? (size_t)0 : data->data_bytes);
+                             "{} elements of {} need {} bytes; the data holds {}", ONNXSHAPE__ARGS(ARG_INT(n), ARG_STR(onnxshape_type_name(data->type)), ARG_UINT(need), ARG_UINT(data->data == NULL ? (size_t)0 : data->data_bytes)));
     }
     if (copying && (dst_capacity < need || (dst == NULL && need > 0))) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_BUFFER_TOO_SMALL, "Reshape", version,
-                             "the output needs %zu bytes; the destination holds %zu", need,
-                             dst == NULL ? (size_t)0 : dst_capacity);
+                             "the output needs {} bytes; the destination holds {}", ONNXSHAPE__ARGS(ARG_UINT(need), ARG_UINT(dst == NULL ? (size_t)0 : dst_capacity)));
     }
   }
   write_dims(shape, shape_len, data->dims, data->rank, (int)allowzero_value(attrs), inferred,

@@ -46,15 +46,14 @@ static onnxshape_status shape_slice(int version, int32_t type, size_t rank,
   if (st != ONNXSHAPE_OK) return st;
   if (rank > (size_t)INT64_MAX) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Shape", version,
-                           "input rank %zu is out of range", rank);
+                           "input rank {} is out of range", ONNXSHAPE__ARGS(ARG_UINT(rank)));
   }
   int has_start = attrs != NULL && attrs->has_start;
   int has_end = attrs != NULL && attrs->has_end;
   /* SHAPE-ATTRS-VERSION: start and end exist from Shape-15 on. */
   if (version < 15 && (has_start || has_end)) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Shape", version,
-                           "attribute '%s' is not defined before Shape-15",
-                           has_start ? "start" : "end");
+                           "attribute '{}' is not defined before Shape-15", ONNXSHAPE__ARGS(ARG_NAME(has_start ? "start" : "end")));
   }
   int64_t r = (int64_t)rank;
   int64_t start = clamp_axis(has_start ? attrs->start : 0, r);
@@ -70,7 +69,7 @@ onnxshape_status onnxshape_shape_infer(int version, int32_t type, size_t rank,
   size_t s, e;
   if (length == NULL) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Shape", version,
-                           "no place to write the output length");
+                           "no place to write the output length", ONNXSHAPE__NO_ARGS);
   }
   onnxshape_status st = shape_slice(version, type, rank, attrs, &s, &e, diag);
   if (st != ONNXSHAPE_OK) return st;
@@ -83,7 +82,7 @@ onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
                                      size_t out_capacity, size_t *length, onnxshape_diag *diag) {
   if (data == NULL || length == NULL || (data->dims == NULL && data->rank > 0)) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Shape", version,
-                           "data, its dims and the length pointer must not be NULL");
+                           "data, its dims and the length pointer must not be NULL", ONNXSHAPE__NO_ARGS);
   }
   size_t s, e;
   onnxshape_status st = shape_slice(version, data->type, data->rank, attrs, &s, &e, diag);
@@ -96,15 +95,13 @@ onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
   for (size_t i = 0; i < data->rank; i++) {
     if (data->dims[i] < 0) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_NEGATIVE_DIM, "Shape", version,
-                             "data dims[%zu] = %lld; a dimension cannot be negative", i,
-                             (long long)data->dims[i]);
+                             "data dims[{}] = {}; a dimension cannot be negative", ONNXSHAPE__ARGS(ARG_UINT(i), ARG_INT(data->dims[i])));
     }
   }
   size_t n = e - s;
   if (n > out_capacity || (out == NULL && n > 0)) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_BUFFER_TOO_SMALL, "Shape", version,
-                           "the output needs %zu values; the buffer holds %zu", n,
-                           out == NULL ? (size_t)0 : out_capacity);
+                           "the output needs {} values; the buffer holds {}", ONNXSHAPE__ARGS(ARG_UINT(n), ARG_UINT(out == NULL ? (size_t)0 : out_capacity)));
   }
   /*@ loop invariant 0 <= i <= n;
       loop invariant \forall integer k; 0 <= k < i ==> out[k] == data->dims[s + k];

@@ -11,7 +11,7 @@ onnxshape_status onnxshape_size_run(int version, const onnxshape_tensor *data, i
                                     onnxshape_diag *diag) {
   if (data == NULL || out == NULL) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Size", version,
-                           "data and out must not be NULL");
+                           "data and out must not be NULL", ONNXSHAPE__NO_ARGS);
   }
   const onnxshape_op_version *v;
   onnxshape_status st = onnxshape__enter(ONNXSHAPE_OP_SIZE, version, data->type, &v, diag);

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../onnx/alloc.h"
+#include "../onnx/arena.h"
+
 #include "../core/internal.h"
 #include "../onnx/model.h"
 
@@ -29,34 +32,28 @@ typedef struct slot_info {
   const onnxshape_tensor *value; /* fully known value */
 } slot_info;
 
+/* A tensor's dims, and an integer tensor's values, are followed one by one
+ * up to this many (LIMIT-MEMORY): a longer target gives an output of unknown
+ * rank, a longer value is not tracked. Real models stay far below it. */
+#define MAX_ENUM 1024u
+
 struct onnxshape_inference {
   size_t n;
   onnxshape_value_info *infos;
   slot_info *slots;
-  void **allocs;
-  size_t n_allocs, cap_allocs;
+  onnxshape__arena *arena; /* everything else, within the model's memory limit */
 };
 
 static void *inf_alloc(onnxshape_inference *inf, size_t bytes) {
-  if (inf->n_allocs == inf->cap_allocs) {
-    size_t cap = inf->cap_allocs ? inf->cap_allocs * 2 : 64;
-    void **p = realloc(inf->allocs, cap * sizeof *p);
-    if (p == NULL) return NULL;
-    inf->allocs = p;
-    inf->cap_allocs = cap;
-  }
-  void *q = calloc(1, bytes > 0 ? bytes : 1);
-  if (q != NULL) inf->allocs[inf->n_allocs++] = q;
-  return q;
+  return onnxshape__arena_alloc(inf->arena, bytes);
 }
 
 void onnxshape_inference_free(onnxshape_inference *inf) {
   if (inf == NULL) return;
-  for (size_t i = 0; i < inf->n_allocs; i++) free(inf->allocs[i]);
-  free(inf->allocs);
-  free(inf->infos);
-  free(inf->slots);
-  free(inf);
+  onnxshape__arena_release(inf->arena);
+  onnxshape__free(inf->infos);
+  onnxshape__free(inf->slots);
+  onnxshape__free(inf);
 }
 
 size_t onnxshape_inference_count(const onnxshape_inference *inf) { return inf ? inf->n : 0; }
@@ -66,7 +63,18 @@ const onnxshape_value_info *onnxshape_inference_get(const onnxshape_inference *i
 }
 
 #define IFAIL(st, ...) onnxshape__fail(diag, st, NULL, 0, __VA_ARGS__)
-#define OOM() IFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory")
+#define OOM() out_of_memory(inf, diag)
+
+/* Out of memory, or past the limit of LIMIT-MEMORY. */
+static onnxshape_status out_of_memory(const onnxshape_inference *inf, onnxshape_diag *diag) {
+  if (inf != NULL && inf->arena != NULL && inf->arena->over_limit) {
+    return IFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY,
+                 "static inference would take more than {} MiB of memory beside the model "
+                 "(" ONNXSHAPE__LIMIT_TEXT ")",
+                 ONNXSHAPE__ARGS(ARG_UINT(inf->arena->limit >> 20)));
+  }
+  return IFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+}
 
 static int set_rank(onnxshape_inference *inf, slot_info *s, size_t rank) {
   s->rank_known = 1;
@@ -83,7 +91,7 @@ static int from_tensor(onnxshape_inference *inf, slot_info *s, const onnxshape_t
   for (size_t i = 0; i < t->rank; i++) s->dims[i] = (sym){1, t->dims[i], NULL};
   if (!value_known) return 1;
   s->value = t;
-  if (t->type == ONNXSHAPE_TYPE_INT64 && t->rank <= 1) {
+  if (t->type == ONNXSHAPE_TYPE_INT64 && t->rank <= 1 && (t->rank == 0 || t->dims[0] <= (int64_t)MAX_ENUM)) {
     size_t n = t->rank == 0 ? 1 : (size_t)t->dims[0];
     s->vals = inf_alloc(inf, (n + 1) * sizeof(sym));
     if (s->vals == NULL) return 0;
@@ -206,21 +214,21 @@ static onnxshape_status infer_reshape_symbolic(onnxshape_inference *inf, const o
     int64_t v = target[i].v;
     if (v < -1) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE, "Reshape", n->version,
-                             "shape[%zu] = %lld; a dimension cannot be below -1", i, (long long)v);
+                             "shape[{}] = {}; a dimension cannot be below -1", ONNXSHAPE__ARGS(ARG_UINT(i), ARG_INT(v)));
     }
     if (v == -1) {
       if (minus != len) {
         return onnxshape__fail(diag, ONNXSHAPE_ERR_MULTIPLE_INFERRED, "Reshape", n->version,
-                               "shape[%zu] and shape[%zu] are both -1; at most one dimension can "
-                               "be inferred", minus, i);
+                               "shape[{}] and shape[{}] are both -1; at most one dimension can "
+                               "be inferred", ONNXSHAPE__ARGS(ARG_UINT(minus), ARG_UINT(i)));
       }
       minus = i;
       out->dims[i] = (sym){0, -1, NULL};
     } else if (v == 0 && !allowzero) {
       if (in->rank_known && i >= in->rank) {
         return onnxshape__fail(diag, ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE, "Reshape", n->version,
-                               "shape[%zu] = 0 copies input dimension %zu, but the input has "
-                               "rank %zu", i, i, in->rank);
+                               "shape[{}] = 0 copies input dimension {}, but the input has "
+                               "rank {}", ONNXSHAPE__ARGS(ARG_UINT(i), ARG_UINT(i), ARG_UINT(in->rank)));
       }
       out->dims[i] = in->rank_known ? in->dims[i] : (sym){0, -1, NULL};
     } else {
@@ -231,8 +239,8 @@ static onnxshape_status infer_reshape_symbolic(onnxshape_inference *inf, const o
     for (size_t i = 0; i < len; i++) {
       if (target[i].known && target[i].v == 0) {
         return onnxshape__fail(diag, ONNXSHAPE_ERR_ZERO_WITH_INFERRED, "Reshape", n->version,
-                               "with allowzero=1, shape[%zu] = 0 and shape[%zu] = -1 cannot be "
-                               "combined", i, minus);
+                               "with allowzero=1, shape[{}] = 0 and shape[{}] = -1 cannot be "
+                               "combined", ONNXSHAPE__ARGS(ARG_UINT(i), ARG_UINT(minus)));
       }
     }
   }
@@ -275,7 +283,9 @@ static onnxshape_status infer_reshape(onnxshape_inference *inf, const os_node *n
     if (shape->vals_known) {
       target = shape->vals;
       len = shape->n_vals;
-    } else if (shape->rank_known && shape->rank == 1 && shape->dims[0].known) {
+    } else if (shape->rank_known && shape->rank == 1 && shape->dims[0].known &&
+               shape->dims[0].v <= (int64_t)MAX_ENUM) {
+      /* The target's length is the output's rank (a longer one stays unknown). */
       if (!set_rank(inf, out, (size_t)shape->dims[0].v)) return OOM();
       for (size_t i = 0; i < out->rank; i++) out->dims[i] = (sym){0, -1, NULL};
       return ONNXSHAPE_OK;
@@ -327,17 +337,17 @@ static onnxshape_status infer_node(onnxshape_inference *inf, const os_node *n,
       if (in->type != 0 &&
           (onnxshape__extra_types(n->kind, n->version) & (1u << in->type)) == 0) {
         return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "Identity", n->version,
-                               "input type %s is not allowed", onnxshape_type_name(in->type));
+                               "input type {} is not allowed", ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(in->type))));
       }
       *out = *in;
       return ONNXSHAPE_OK;
   }
-  return IFAIL(ONNXSHAPE_ERR_UNKNOWN_OPERATOR, "unknown node kind");
+  return IFAIL(ONNXSHAPE_ERR_UNKNOWN_OPERATOR, "unknown node kind", ONNXSHAPE__NO_ARGS);
 }
 
 static int publish(onnxshape_inference *inf, const onnxshape_model *m) {
   inf->n = m->n_slots;
-  inf->infos = calloc(m->n_slots + 1, sizeof *inf->infos);
+  inf->infos = onnxshape__calloc(m->n_slots + 1, sizeof *inf->infos);
   if (inf->infos == NULL) return 0;
   for (size_t i = 0; i < m->n_slots; i++) {
     const slot_info *s = &inf->slots[i];
@@ -367,13 +377,16 @@ static int publish(onnxshape_inference *inf, const onnxshape_model *m) {
 static onnxshape_status infer_model(const onnxshape_model *m, onnxshape_inference **out,
                                     void (*report)(void *ctx, const char *message), void *ctx,
                                     onnxshape_diag *diag) {
-  if (m == NULL || out == NULL) return IFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_infer: NULL argument");
-  onnxshape_inference *inf = calloc(1, sizeof *inf);
-  if (inf == NULL) return OOM();
-  inf->slots = calloc(m->n_slots + 1, sizeof *inf->slots);
-  if (inf->slots == NULL) {
+  if (m == NULL || out == NULL) return IFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_infer: NULL argument", ONNXSHAPE__NO_ARGS);
+  onnxshape_inference *inf = onnxshape__calloc(1, sizeof *inf);
+  if (inf == NULL) return IFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  inf->slots = onnxshape__calloc(m->n_slots + 1, sizeof *inf->slots);
+  /* What the model itself takes counts against the same limit. */
+  size_t limit = onnxshape__memory_limit(m->source_len);
+  inf->arena = onnxshape__arena_new(limit > m->arena->taken ? limit - m->arena->taken : 0);
+  if (inf->slots == NULL || inf->arena == NULL) {
     onnxshape_inference_free(inf);
-    return OOM();
+    return IFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
   onnxshape_status st = ONNXSHAPE_OK;
   for (size_t i = 0; i < m->n_slots && st == ONNXSHAPE_OK; i++) {

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The SONNX profile check: attribute defaults, sparse tensors, and nodes that
  * static inference shows cannot succeed (docs/spec/, "Restrictions"). */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/internal.h"
+#include "../onnx/alloc.h"
+#include "../onnx/arena.h"
 #include "../onnx/model.h"
 
 typedef struct finding {
@@ -23,7 +24,9 @@ static void add(onnxshape_profile_report *r, onnxshape_profile_rule rule, const 
   if (r->failed) return;
   if (r->n == r->cap) {
     size_t cap = r->cap ? 2 * r->cap : 8;
-    finding *items = realloc(r->items, cap * sizeof *items);
+    finding *items = cap <= SIZE_MAX / sizeof *items
+                         ? onnxshape__realloc(r->items, cap * sizeof *items)
+                         : NULL;
     if (items == NULL) {
       r->failed = 1;
       return;
@@ -31,31 +34,36 @@ static void add(onnxshape_profile_report *r, onnxshape_profile_rule rule, const 
     r->items = items;
     r->cap = cap;
   }
+  /* The message (formatted, so already escaped) and what follows it. */
   r->items[r->n].rule = rule;
-  snprintf(r->items[r->n].message, sizeof r->items[r->n].message, "%s", message);
+  (void)onnxshape__format(r->items[r->n].message, sizeof r->items[r->n].message, "{}",
+                          ONNXSHAPE__ARGS(ARG_TEXT(message)));
   r->n++;
 }
 
 static void add_sparse(void *ctx, const char *what) {
   char msg[ONNXSHAPE_DIAG_SIZE];
-  snprintf(msg, sizeof msg, "%s; the SONNX profile forbids sparse tensors", what);
+  (void)onnxshape__format(msg, sizeof msg, "{}; the SONNX profile forbids sparse tensors",
+                          ONNXSHAPE__ARGS(ARG_TEXT(what)));
   add(ctx, ONNXSHAPE_PROFILE_SPARSE, msg);
 }
 
 static void add_domain(void *ctx, const char *message) {
   char msg[ONNXSHAPE_DIAG_SIZE];
-  snprintf(msg, sizeof msg, "%s (known without input data)", message);
+  (void)onnxshape__format(msg, sizeof msg, "{} (known without input data)",
+                          ONNXSHAPE__ARGS(ARG_TEXT(message)));
   add(ctx, ONNXSHAPE_PROFILE_DOMAIN, msg);
 }
 
 static void add_default(onnxshape_profile_report *r, const os_node *n, const char *attr,
                         const char *value) {
-  char msg[ONNXSHAPE_DIAG_SIZE];
-  snprintf(msg, sizeof msg,
-           "%s-%d (node '%s'): attribute '%s' is not set; the SONNX profile forbids relying "
-           "on its default (%s)",
-           onnxshape_op_name((onnxshape_op)n->kind), n->version, n->label, attr, value);
-  add(r, ONNXSHAPE_PROFILE_DEFAULT, msg);
+  onnxshape_diag d = {n->label, {0}};
+  (void)onnxshape__fail(&d, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, onnxshape_op_name((onnxshape_op)n->kind),
+                        n->version,
+                        "attribute '{}' is not set; the SONNX profile forbids relying on its "
+                        "default ({})",
+                        ONNXSHAPE__ARGS(ARG_STR(attr), ARG_STR(value)));
+  add(r, ONNXSHAPE_PROFILE_DEFAULT, d.message);
 }
 
 static void check_defaults(onnxshape_profile_report *r, const onnxshape_model *m) {
@@ -70,29 +78,32 @@ static void check_defaults(onnxshape_profile_report *r, const onnxshape_model *m
   }
 }
 
-onnxshape_status onnxshape_profile_check_sonnx(const void *bytes, size_t len,
-                                               const char *base_dir,
-                                               onnxshape_profile_report **out,
-                                               onnxshape_diag *diag) {
-  if (out == NULL || (bytes == NULL && len > 0)) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, NULL, 0,
-                           "profile_check_sonnx: NULL argument");
+/* The check of a model decoded once (its arena taken, released on failure):
+ * its sparse tensors, else the loaded model's defaults and domains. */
+static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena,
+                                      onnxshape__extdir *ext, size_t len,
+                                      onnxshape_profile_report **out, onnxshape_diag *diag) {
+  onnxshape_profile_report *r = onnxshape__calloc(1, sizeof *r);
+  if (r == NULL) {
+    onnxshape__arena_release(arena);
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory", ONNXSHAPE__NO_ARGS);
   }
-  onnxshape_profile_report *r = calloc(1, sizeof *r);
-  if (r == NULL) return onnxshape__fail(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
-  onnxshape_status st = onnxshape__sparse_uses(bytes, len, add_sparse, r, diag);
-  onnxshape_model *model = NULL;
+  onnxshape__sparse_uses(proto, add_sparse, r);
+  onnxshape_status st = ONNXSHAPE_OK;
   /* A model with sparse tensors cannot be loaded; its findings stop there. */
-  if (st == ONNXSHAPE_OK && r->n == 0) {
-    st = onnxshape_model_parse(bytes, len, base_dir, &model, diag);
+  if (r->n > 0) {
+    onnxshape__arena_release(arena);
+  } else {
+    onnxshape_model *model = NULL;
+    st = onnxshape__model_load(proto, arena, ext, len, &model, diag);
     if (st == ONNXSHAPE_OK) {
       check_defaults(r, model);
       st = onnxshape__model_infer_all(model, add_domain, r, diag);
     }
+    onnxshape_model_free(model);
   }
-  onnxshape_model_free(model);
   if (st == ONNXSHAPE_OK && r->failed) {
-    st = onnxshape__fail(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory");
+    st = onnxshape__fail(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory", ONNXSHAPE__NO_ARGS);
   }
   if (st != ONNXSHAPE_OK) {
     onnxshape_profile_free(r);
@@ -103,9 +114,27 @@ onnxshape_status onnxshape_profile_check_sonnx(const void *bytes, size_t len,
   return ONNXSHAPE_OK;
 }
 
-static onnxshape_status check_into(const void *bytes, size_t len, const char *dir, void *ctx,
-                                   onnxshape_diag *diag) {
-  return onnxshape_profile_check_sonnx(bytes, len, dir, ctx, diag);
+onnxshape_status onnxshape_profile_check_sonnx(const void *bytes, size_t len,
+                                               const char *base_dir,
+                                               onnxshape_profile_report **out,
+                                               onnxshape_diag *diag) {
+  if (out == NULL || (bytes == NULL && len > 0)) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, NULL, 0,
+                           "profile_check_sonnx: NULL argument", ONNXSHAPE__NO_ARGS);
+  }
+  onnxshape_diag local;
+  if (diag == NULL) {
+    onnxshape_diag_init(&local);
+    diag = &local;
+  }
+  onnxshape__arena *arena;
+  const void *proto;
+  onnxshape_status st = onnxshape__model_decode(bytes, len, NULL, &arena, &proto, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  onnxshape__extdir ext = {base_dir, -1};
+  st = check_decoded(proto, arena, &ext, len, out, diag);
+  onnxshape__extdir_close(&ext);
+  return st;
 }
 
 onnxshape_status onnxshape_profile_check_sonnx_file(const char *path,
@@ -113,9 +142,26 @@ onnxshape_status onnxshape_profile_check_sonnx_file(const char *path,
                                                     onnxshape_diag *diag) {
   if (path == NULL || out == NULL) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, NULL, 0,
-                           "profile_check_sonnx_file: NULL argument");
+                           "profile_check_sonnx_file: NULL argument", ONNXSHAPE__NO_ARGS);
   }
-  return onnxshape__with_model_file(path, check_into, out, diag);
+  onnxshape_diag local;
+  if (diag == NULL) {
+    onnxshape_diag_init(&local);
+    diag = &local;
+  }
+  unsigned char *bytes;
+  size_t len;
+  onnxshape__extdir ext;
+  onnxshape_status st = onnxshape__model_file(path, &bytes, &len, &ext, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  onnxshape__arena *arena;
+  const void *proto;
+  st = onnxshape__model_decode(bytes, len, path, &arena, &proto, diag);
+  onnxshape__free(bytes);
+  if (st == ONNXSHAPE_OK) st = check_decoded(proto, arena, &ext, len, out, diag);
+  onnxshape__extdir_close(&ext);
+  onnxshape__free((void *)(uintptr_t)ext.path);
+  return st;
 }
 
 size_t onnxshape_profile_count(const onnxshape_profile_report *r) { return r ? r->n : 0; }
@@ -130,6 +176,6 @@ const char *onnxshape_profile_message(const onnxshape_profile_report *r, size_t 
 
 void onnxshape_profile_free(onnxshape_profile_report *r) {
   if (r == NULL) return;
-  free(r->items);
-  free(r);
+  onnxshape__free(r->items);
+  onnxshape__free(r);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../core/internal.h"
+#include "../onnx/alloc.h"
 #include "../onnx/model.h"
 
 uint32_t onnxshape__extra_types(int kind, int version);
@@ -41,7 +42,7 @@ static int64_t *arena_alloc(onnxshape_result *r, size_t n) {
   }
   size_t cap = n > 4096 ? n : 4096;
   if (cap > (SIZE_MAX - sizeof(chunk)) / sizeof(int64_t)) return NULL;
-  chunk *c = malloc(sizeof(chunk) + cap * sizeof(int64_t));
+  chunk *c = onnxshape__malloc(sizeof(chunk) + cap * sizeof(int64_t));
   if (c == NULL) return NULL;
   c->next = r->chunks;
   c->cap = cap;
@@ -54,10 +55,10 @@ void onnxshape_result_free(onnxshape_result *r) {
   if (r == NULL) return;
   while (r->chunks != NULL) {
     chunk *next = r->chunks->next;
-    free(r->chunks);
+    onnxshape__free(r->chunks);
     r->chunks = next;
   }
-  free(r);
+  onnxshape__free(r);
 }
 
 size_t onnxshape_result_count(const onnxshape_result *r) { return r ? r->model->n_outputs : 0; }
@@ -91,19 +92,17 @@ static onnxshape_status check_outputs(const onnxshape_model *m, const onnxshape_
     const os_value_decl *d = &m->outputs[i];
     const onnxshape_tensor *t = &r->values[m->output_slots[i]];
     if (d->has_type && d->elem_type != t->type) {
-      return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph output '%s' is declared %s but the graph "
-                   "produces %s", d->name, onnxshape_type_name(d->elem_type),
-                   onnxshape_type_name(t->type));
+      return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph output '{}' is declared {} but the graph "
+                   "produces {}", ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_STR(onnxshape_type_name(d->elem_type)), ARG_STR(onnxshape_type_name(t->type))));
     }
     long k = decl_mismatch(d, t);
     if (k >= 0 && (size_t)k == d->rank && d->rank != t->rank) {
-      return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph output '%s' is declared with rank %zu but "
-                   "the graph produces rank %zu", d->name, d->rank, t->rank);
+      return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph output '{}' is declared with rank {} but "
+                   "the graph produces rank {}", ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(d->rank), ARG_UINT(t->rank)));
     }
     if (k >= 0) {
-      return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph output '%s' is declared with dim %ld = "
-                   "%lld but the graph produces %lld", d->name, k,
-                   (long long)d->dims[k].value, (long long)t->dims[k]);
+      return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph output '{}' is declared with dim {} = "
+                   "{} but the graph produces {}", ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_INT(k), ARG_INT(d->dims[k].value), ARG_INT(t->dims[k])));
     }
   }
   return ONNXSHAPE_OK;
@@ -113,39 +112,23 @@ static onnxshape_status check_outputs(const onnxshape_model *m, const onnxshape_
 static onnxshape_status check_binding(const os_value_decl *d, const onnxshape_tensor *t,
                                       onnxshape_diag *diag) {
   if (t == NULL || (t->dims == NULL && t->rank > 0)) {
-    return RFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "input '%s': NULL tensor or dims", d->name);
+    return RFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "input '{}': NULL tensor or dims", ONNXSHAPE__ARGS(ARG_NAME(d->name)));
   }
   if (onnxshape_type_get(t->type) == NULL) {
-    return RFAIL(ONNXSHAPE_ERR_UNKNOWN_TYPE, "input '%s': unknown element type %ld", d->name,
-                 (long)t->type);
+    return RFAIL(ONNXSHAPE_ERR_UNKNOWN_TYPE, "input '{}': unknown element type {}", ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_INT(t->type)));
   }
   int64_t n;
   onnxshape_status st = onnxshape_dims_count(t->dims, t->rank, &n);
   if (st != ONNXSHAPE_OK) {
-    return RFAIL(st, "input '%s': %s", d->name, onnxshape_status_text(st));
+    return RFAIL(st, "input '{}': {}", ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_STR(onnxshape_status_text(st))));
   }
   size_t bytes;
   st = onnxshape_type_storage_bytes(t->type, n, &bytes);
   if (st != ONNXSHAPE_OK || t->data_bytes < bytes || (t->data == NULL && bytes > 0)) {
-    return RFAIL(ONNXSHAPE_ERR_DATA_SIZE, "input '%s': %lld elements of %s need more than the "
-                 "%zu bytes given", d->name, (long long)n, onnxshape_type_name(t->type),
-                 t->data_bytes);
+    return RFAIL(ONNXSHAPE_ERR_DATA_SIZE, "input '{}': {} elements of {} need more than the "
+                 "{} bytes given", ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_INT(n), ARG_STR(onnxshape_type_name(t->type)), ARG_UINT(t->data_bytes)));
   }
-  if (d->has_type && d->elem_type != t->type) {
-    return RFAIL(ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "input '%s' is declared %s but bound to %s",
-                 d->name, onnxshape_type_name(d->elem_type), onnxshape_type_name(t->type));
-  }
-  long k = decl_mismatch(d, t);
-  if (k >= 0 && d->rank != t->rank) {
-    return RFAIL(ONNXSHAPE_ERR_INVALID_RANK, "input '%s' is declared with rank %zu but bound "
-                 "to rank %zu", d->name, d->rank, t->rank);
-  }
-  if (k >= 0) {
-    return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "input '%s' is declared with dim %ld = %lld but "
-                 "bound to %lld", d->name, k, (long long)d->dims[k].value,
-                 (long long)t->dims[k]);
-  }
-  return ONNXSHAPE_OK;
+  return onnxshape__decl_check(d, t->type, t->rank, t->dims, "bound to", 0, diag);
 }
 
 static onnxshape_status bind_inputs(const onnxshape_model *m, onnxshape_result *r,
@@ -156,18 +139,17 @@ static onnxshape_status bind_inputs(const onnxshape_model *m, onnxshape_result *
   }
   /* Which inputs are bound: on the stack for the usual few, else on the heap. */
   unsigned char few[64] = {0};
-  unsigned char *bound = m->n_inputs <= sizeof few ? few : calloc(m->n_inputs, 1);
-  if (bound == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  unsigned char *bound = m->n_inputs <= sizeof few ? few : onnxshape__calloc(m->n_inputs, 1);
+  if (bound == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   onnxshape_status st = ONNXSHAPE_OK;
   for (size_t b = 0; b < n_inputs && st == ONNXSHAPE_OK; b++) {
     const char *name = inputs[b].name;
     long s = name != NULL ? onnxshape__model_find_slot(m, name) : -1;
     size_t i = s >= 0 && m->slots[s].kind == OS_SLOT_INPUT ? m->slots[s].input_index : m->n_inputs;
     if (i == m->n_inputs) {
-      st = RFAIL(ONNXSHAPE_ERR_NOT_FOUND, "the model has no graph input named '%s'",
-                 name != NULL ? name : "(null)");
+      st = RFAIL(ONNXSHAPE_ERR_NOT_FOUND, "the model has no graph input named '{}'", ONNXSHAPE__ARGS(ARG_NAME(name != NULL ? name : "(null)")));
     } else if (bound[i]) {
-      st = RFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "graph input '%s' is bound twice", name);
+      st = RFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "graph input '{}' is bound twice", ONNXSHAPE__ARGS(ARG_NAME(name)));
     } else {
       st = check_binding(&m->inputs[i], inputs[b].tensor, diag);
       bound[i] = 1;
@@ -176,17 +158,17 @@ static onnxshape_status bind_inputs(const onnxshape_model *m, onnxshape_result *
   }
   for (size_t i = 0; i < m->n_inputs && st == ONNXSHAPE_OK; i++) {
     if (!bound[i] && m->slots[m->input_slots[i]].init == NULL) {
-      st = RFAIL(ONNXSHAPE_ERR_NOT_FOUND, "graph input '%s' is not bound", m->inputs[i].name);
+      st = RFAIL(ONNXSHAPE_ERR_NOT_FOUND, "graph input '{}' is not bound", ONNXSHAPE__ARGS(ARG_NAME(m->inputs[i].name)));
     }
   }
-  if (bound != few) free(bound);
+  if (bound != few) onnxshape__free(bound);
   return st;
 }
 
 static onnxshape_status run_shape(const os_node *n, onnxshape_result *r, onnxshape_diag *diag) {
   const onnxshape_tensor *in = &r->values[n->inputs[0]];
   int64_t *words = arena_alloc(r, in->rank + 1);
-  if (words == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  if (words == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   size_t len;
   onnxshape_status st = onnxshape_shape_run(n->version, in, &n->shape_attrs, words + 1, in->rank,
                                             &len, diag);
@@ -199,7 +181,7 @@ static onnxshape_status run_shape(const os_node *n, onnxshape_result *r, onnxsha
 
 static onnxshape_status run_size(const os_node *n, onnxshape_result *r, onnxshape_diag *diag) {
   int64_t *word = arena_alloc(r, 1);
-  if (word == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  if (word == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   onnxshape_status st = onnxshape_size_run(n->version, &r->values[n->inputs[0]], word, diag);
   if (st != ONNXSHAPE_OK) return st;
   r->values[n->outputs[0]] = (onnxshape_tensor){ONNXSHAPE_TYPE_INT64, 0, NULL, word, sizeof *word};
@@ -218,19 +200,19 @@ static onnxshape_status run_reshape(const os_node *n, onnxshape_result *r, onnxs
     len = (size_t)s->dims[0];
     if (s->data_bytes / sizeof(int64_t) < len) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_DATA_SIZE, "Reshape", n->version,
-                             "the 'shape' input holds fewer than %zu values", len);
+                             "the 'shape' input holds fewer than {} values", ONNXSHAPE__ARGS(ARG_UINT(len)));
     }
     if (len > (SIZE_MAX / sizeof(int64_t)) / 2 - 1) {
-      return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+      return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
     }
     /* Copied: the values may sit at any alignment inside a mapped file. */
     words = arena_alloc(r, 2 * len);
-    if (words == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+    if (words == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
     if (len > 0) memcpy(words + len, s->data, len * sizeof(int64_t));
     shape = words + len;
   } else {
     words = arena_alloc(r, len);
-    if (words == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+    if (words == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
   return onnxshape_reshape_run_view(n->version, data, shape, len, &n->reshape_attrs, words, len,
                                     &r->values[n->outputs[0]], diag);
@@ -247,23 +229,26 @@ static onnxshape_status run_node(const os_node *n, onnxshape_result *r, onnxshap
       uint32_t types = onnxshape__extra_types(n->kind, n->version);
       if (in->type < 1 || in->type > ONNXSHAPE_TYPE_LAST || (types & (1u << in->type)) == 0) {
         return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "Identity", n->version,
-                               "input type %s is not allowed", onnxshape_type_name(in->type));
+                               "input type {} is not allowed", ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(in->type))));
       }
       r->values[n->outputs[0]] = *in;
       return ONNXSHAPE_OK;
     }
   }
-  return RFAIL(ONNXSHAPE_ERR_UNKNOWN_OPERATOR, "unknown node kind");
+  return RFAIL(ONNXSHAPE_ERR_UNKNOWN_OPERATOR, "unknown node kind", ONNXSHAPE__NO_ARGS);
 }
 
 onnxshape_status onnxshape_model_run(const onnxshape_model *m, const onnxshape_binding *inputs,
                                      size_t n_inputs, onnxshape_result **out,
                                      onnxshape_diag *diag) {
   if (m == NULL || out == NULL || (inputs == NULL && n_inputs > 0)) {
-    return RFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_run: NULL argument");
+    return RFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_run: NULL argument", ONNXSHAPE__NO_ARGS);
   }
-  onnxshape_result *r = malloc(sizeof *r + m->n_slots * sizeof(onnxshape_tensor));
-  if (r == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory");
+  onnxshape_result *r =
+      m->n_slots <= (SIZE_MAX - sizeof(onnxshape_result)) / sizeof(onnxshape_tensor)
+          ? onnxshape__malloc(sizeof *r + m->n_slots * sizeof(onnxshape_tensor))
+          : NULL;
+  if (r == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   r->model = m;
   r->chunks = NULL;
   r->inline_used = 0;

@@ -140,3 +140,97 @@ write("sonnx_sparse.onnx", model(
     [node("Constant", [], ["c"], [f_str(1, "sparse_value") + f_int(20, 11) + f_bytes(22, sparse_init)],
           name="k")],
     [sparse_type], [value_info("c", "float")], opset=13, graph_extra=f_bytes(15, sparse_init)))
+
+# ---- The front door (tests/cli/cases/door_*, tests/cli/safety.sh) ----------
+F = struct.Struct("<f")
+
+
+def floats(*v):
+    return struct.pack("<%df" % len(v), *v)
+
+
+# Names that would forge output lines if printed raw.
+write("forged_names.onnx", model(
+    [node("Shape", ["x"], ["y\nonnxshape: error: forged"], name="n\nonnxshape: error: forged"),
+     node("Constant", [], ["t"], [attr("value_ints", A_INTS, [-2])]),
+     node("Reshape", ["x", "t"], ["bad\tout"], name="r\r\n")],
+    [value_info("x", "float", ["N\nM", 3])],
+    [value_info("y\nonnxshape: error: forged", "int64")], opset=14))
+write("forged_run.onnx", model(
+    [node("Shape", ["x"], ["y\nonnxshape: error: forged\t\\"], name="n")],
+    [value_info("x", "float", ["N\nM", 3])],
+    [value_info("y\nonnxshape: error: forged\t\\", "int64")], opset=14))
+write("x23.pb", tensor("x", "float", [2, 3], raw=floats(*range(6))))
+# Names and strings that are not UTF-8, for --json.
+bad_name = b"s\xff\xc3(\xe2\x80\xa8"
+g = f_bytes(1, node("Constant", [], ["cs"],
+                    [attr("value_strings", 8, [b"ok", b"\xff\xfe", b"caf\xc3\xa9", b"q\"\\\n"])]))
+g += f_bytes(1, f_str(1, "cs") + f_bytes(2, bad_name) + f_str(4, "Identity"))
+g += f_bytes(12, f_bytes(1, bad_name) + f_bytes(2, f_bytes(1, f_int(1, 8))))
+write("json_bytes.onnx", f_int(1, 8) + f_bytes(8, f_str(1, "") + f_int(2, 14)) + f_bytes(7, g))
+# A 400-byte node name on a node that fails.
+long_name = "n" + "x" * 398 + "z"
+write("long_name.onnx", model(
+    [node("Constant", [], ["t"], [attr("value_ints", A_INTS, [2, -2])]),
+     node("Reshape", ["x", "t"], ["y"], name=long_name)],
+    [value_info("x", "float", [2, 3])], [value_info("y", "float")], opset=14))
+# A declared input int64 [2^62] and [10^8] feeding Reshape's target.
+for k, name in ((2 ** 62, "huge_target.onnx"), (10 ** 8, "large_target.onnx")):
+    write(name, model([node("Reshape", ["x", "s"], ["y"], name="r")],
+                      [value_info("x", "float", [2, 3]), value_info("s", "int64", [k])],
+                      [value_info("y", "float")], opset=14))
+# Two outputs, for the all-or-nothing writes.
+write("two_outputs.onnx", model([node("Identity", ["x"], ["y0"]), node("Shape", ["x"], ["y1"])],
+                                [value_info("x", "float")],
+                                [value_info("y0", "float"), value_info("y1", "int64")], opset=14))
+write("x2.pb", tensor("x", "float", [2], raw=floats(1, 2)))
+write("x3.pb", tensor("x", "float", [3], raw=floats(7, 8, 9)))
+# A tensor file whose raw_data is used in place (64 KiB and more).
+write("big.pb", tensor("x", "float", [32768], raw=floats(*[float(i % 251) for i in range(32768)])))
+write("identity_any.onnx", model([node("Identity", ["x"], ["y"])], [value_info("x", "float")],
+                                 [value_info("y", "float")], opset=14))
+# External data, and a directory for the confinement race: model_dir/sub/w.bin
+# inside, secret/w.bin outside.
+os.makedirs(os.path.join(out, "ext", "sub"), exist_ok=True)
+os.makedirs(os.path.join(out, "secret"), exist_ok=True)
+ext_model = model([node("Identity", ["w"], ["y"])], [], [value_info("y", "float")], opset=14,
+                  initializers=[tensor("w", "float", [4],
+                                       external=[("location", "sub/w.bin")])])
+write("ext/model.onnx", ext_model)
+write("ext/sub/w.bin", floats(1, 2, 3, 4))
+write("secret/w.bin", floats(666, 666, 666, 666))
+big_ext = model([node("Identity", ["w"], ["y"])], [], [value_info("y", "float")], opset=14,
+                initializers=[tensor("w", "float", [32768], external=[("location", "w.bin")])])
+os.makedirs(os.path.join(out, "bigext"), exist_ok=True)
+write("bigext/model.onnx", big_ext)
+write("bigext/w.bin", floats(*[float(i % 7) for i in range(32768)]))
+# Backend-test directories whose data sets do not match the model.
+def backend_dir(name, files):
+    d = os.path.join(out, name, "test_data_set_0")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(out, name, "model.onnx"), "wb") as f:
+        f.write(model([node("Identity", ["x"], ["y"])], [value_info("x", "float", [2])],
+                      [value_info("y", "float", [2])], opset=14))
+    for fname, data in files.items():
+        with open(os.path.join(d, fname), "wb") as f:
+            f.write(data)
+
+
+X2 = tensor("x", "float", [2], raw=floats(1, 2))
+Y2 = tensor("y", "float", [2], raw=floats(1, 2))
+backend_dir("bt_ok", {"input_0.pb": X2, "output_0.pb": Y2})
+backend_dir("bt_extra_output", {"input_0.pb": X2, "output_0.pb": Y2, "output_1.pb": Y2})
+backend_dir("bt_extra_input", {"input_0.pb": X2, "input_5.pb": X2, "output_0.pb": Y2})
+backend_dir("bt_missing_output", {"input_0.pb": X2})
+os.makedirs(os.path.join(out, "bt_no_sets"), exist_ok=True)
+with open(os.path.join(out, "bt_no_sets", "model.onnx"), "wb") as f:
+    f.write(model([node("Identity", ["x"], ["y"])], [value_info("x", "float", [2])],
+                  [value_info("y", "float", [2])], opset=14))
+# Many graph inputs, bound by position.
+N_MANY = 3000
+write("many_inputs.onnx", model([node("Identity", ["x0"], ["y"])],
+                                [value_info("x%d" % i, "float", []) for i in range(N_MANY)],
+                                [value_info("y", "float", [])], opset=14))
+os.makedirs(os.path.join(out, "many"), exist_ok=True)
+for i in range(N_MANY):
+    write("many/x%d.pb" % i, tensor("", "float", [], raw=floats(float(i))))

@@ -205,12 +205,13 @@ def ext(location, **kw):
 
 write("data24.bin", F6)
 reject_tensor("external_outside_dir", ext("../../../README.md"),
-              "external data location '../../../README.md' resolves outside the model directory")
+              "external data location '../../../README.md' has a '..' component; it must stay inside "
+              "the model directory")
 reject_tensor("external_absolute", ext("/etc/hostname"), "is absolute; it must be relative")
 reject_tensor("external_missing_file", ext("no-such-file.bin"),
-              "external data file 'no-such-file.bin' not found", exit_code=2)
+              "cannot open external data file 'no-such-file.bin' in '.': No such file or directory", exit_code=2)
 reject_tensor("external_length_mismatch", ext("data24.bin", length="20"),
-              "external data in 'data24.bin' holds 20 bytes at offset 0; dims need 24")
+              "external data length 20 does not match the 24 bytes its dims need")
 reject_tensor("external_offset_past_end", ext("data24.bin", offset="100"),
               "external data offset 100 is past the end")
 reject_tensor("external_bad_offset", ext("data24.bin", offset="-4"),
@@ -219,12 +220,47 @@ reject_tensor("external_no_location", ext(None), "external data without a locati
 reject_tensor("external_strings", tensor("x", "string", [1], external=[("location", "data24.bin")]),
               "string tensors cannot use external data")
 reject_tensor("external_through_link", ext("outside-link.bin"),
-              "external data location 'outside-link.bin' resolves outside the model directory")
+              "external data location 'outside-link.bin' goes through a symbolic link")
 reject_model("initializer_outside_dir",
              model([node("Identity", ["x"], ["y"])], [], [Y],
                    initializers=[tensor("x", "float", [2, 3],
                                         external=[("location", "../make_reject.py")])]),
-             "resolves outside the model directory")
+             "has a '..' component")
+# covers: EXTERNAL-KEYS
+# A repeated key: ONNX's loader takes the last, others the first.
+reject_tensor("external_location_twice",
+              tensor("x", "float", [2, 3], external=[("location", "data24.bin"),
+                                                     ("location", "x23.pb")]),
+              "tensor 'x': external data key 'location' is given twice")
+reject_tensor("external_offset_twice",
+              tensor("x", "float", [2, 3], external=[("location", "data24.bin"), ("offset", "0"),
+                                                     ("offset", "4")]),
+              "tensor 'x': external data key 'offset' is given twice")
+reject_tensor("external_unknown_key", ext("data24.bin", basepath="/tmp"),
+              "external data key 'basepath' is not one of location, offset, length, checksum")
+# Messages state the file's real size and the length as given.
+reject_tensor("external_offset_past_end_size", ext("data24.bin", offset="25"),
+              "external data offset 25 is past the end of 'data24.bin' (24 bytes)")
+reject_tensor("external_length_huge", ext("data24.bin", length="18446744073709551615"),
+              "external data length 18446744073709551615 does not match the 24 bytes its dims need")
+reject_tensor("external_length_too_big", ext("data24.bin", length="18446744073709551616"),
+              "external data length '18446744073709551616' is not a non-negative integer")
+reject_tensor("external_runs_past_end", ext("data24.bin", offset="4"),
+              "its 24 bytes at offset 4 run past the end of 'data24.bin' (24 bytes)")
+# covers: MODEL-INPUT-DEFAULT
+# An initializer giving a graph input its default must fit the declaration.
+reject_model("default_wrong_type",
+             model([node("Identity", ["c"], ["y"])], [value_info("c", "float", [2, 3])], [Y],
+                   initializers=[tensor("c", "int64", [2], raw=bytes(16))]),
+             "input 'c' is declared float but its initializer is int64")
+reject_model("default_wrong_rank",
+             model([node("Identity", ["c"], ["y"])], [value_info("c", "float", [2, 3])], [Y],
+                   initializers=[tensor("c", "float", [6], raw=bytes(24))]),
+             "input 'c' is declared with rank 2 but its initializer is rank 1")
+reject_model("default_wrong_dim",
+             model([node("Identity", ["c"], ["y"])], [value_info("c", "float", ["N", 3])], [Y],
+                   initializers=[tensor("c", "float", [3, 2], raw=bytes(24))]),
+             "input 'c' is declared with dim 1 = 3 but its initializer is 2")
 
 # ---- Reshape rules at run time ---------------------------------------------
 # covers: RESHAPE-BELOW-MINUS-ONE RESHAPE-ONE-INFERRED RESHAPE-ZERO-COPY-RANGE

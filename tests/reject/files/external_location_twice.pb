@@ -1,0 +1,4 @@
+Bxj
+location
+data24.binj
+locationx23.pbp

@@ -1,0 +1,4 @@
+Bxj
+location
+data24.binj
+offset4p

@@ -1,0 +1,4 @@
+Bxj
+location
+data24.binj
+basepath/tmpp
