@@ -3,7 +3,9 @@
 """Builds the seed corpus fuzz/corpus/<target>/ from the test models and
 tensors (the rejected-input corpus, the demo, a sample of the generated
 conformance cases) and, for the kernel targets, byte strings encoding the
-ONNX and rulebook examples. Usage: make_seeds.py CONFORMANCE_DIR"""
+ONNX and rulebook examples. The seeds of each target replace its corpus:
+campaigns merge into it afterwards (scripts/fuzz). Usage:
+make_seeds.py CONFORMANCE_DIR [TARGET...]   (default: every target)"""
 import glob
 import hashlib
 import os
@@ -14,17 +16,23 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 gen = sys.argv[1]
+only = set(sys.argv[2:])
 
 
 def put(target, data):
+    if only and target not in only:
+        return
     d = os.path.join(here, "corpus", target)
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, hashlib.sha1(data).hexdigest()[:16]), "wb") as f:
         f.write(data)
 
 
-for t in ("fuzz_model", "fuzz_tensor", "fuzz_kernels", "fuzz_capacity"):
-    shutil.rmtree(os.path.join(here, "corpus", t), ignore_errors=True)
+ALL = ("fuzz_model", "fuzz_tensor", "fuzz_kernels", "fuzz_capacity", "fuzz_infer", "fuzz_check",
+       "fuzz_run", "fuzz_test")
+for t in ALL:
+    if not only or t in only:
+        shutil.rmtree(os.path.join(here, "corpus", t), ignore_errors=True)
 models = sorted(glob.glob(os.path.join(root, "tests/reject/files/*.onnx")))
 models.append(os.path.join(root, "examples/demo.onnx"))
 cases = sorted(glob.glob(os.path.join(gen, "gen_*")))
@@ -64,5 +72,51 @@ seeds = [
 for s in seeds:
     put("fuzz_kernels", s)
     put("fuzz_capacity", s[1:] + bytes([3]))
-print(sum(len(os.listdir(os.path.join(here, "corpus", t)))
-          for t in ("fuzz_model", "fuzz_tensor", "fuzz_kernels", "fuzz_capacity")))
+
+# The command's entry points (fuzz_infer, fuzz_check, fuzz_run, fuzz_test):
+# the models and tensors of the CLI tests, as the targets cut their input.
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+
+cli = tempfile.mkdtemp()
+subprocess.run(["/usr/bin/python3", os.path.join(root, "tests/cli/make_data.py"), cli], check=True,
+               stdout=subprocess.DEVNULL)
+cli_models = sorted(glob.glob(os.path.join(cli, "*.onnx"))) + models[:40]
+for m in cli_models:
+    if os.path.getsize(m) > 65536:
+        continue
+    data = open(m, "rb").read()
+    put("fuzz_infer", data)
+    put("fuzz_check", data)
+
+
+def cut(a, b):
+    return struct.pack("<H", len(a)) + a + b
+
+
+def read(p):
+    return open(p, "rb").read()
+
+
+pairs = [("demo.onnx", os.path.join(root, "examples/demo_input.pb"))]
+for name, tensor_file in (("identity_any.onnx", "x2.pb"), ("two_outputs.onnx", "x3.pb"),
+                          ("forged_run.onnx", "x23.pb"), ("json_bytes.onnx", "x2.pb"),
+                          ("long_name.onnx", "x23.pb"), ("id_string.onnx", "t_string.pb"),
+                          ("id_int4.onnx", "t_int4.pb"), ("id_complex64.onnx", "t_complex64.pb"),
+                          ("bad_target.onnx", "x234.pb"), ("mismatch.onnx", "x234.pb")):
+    pairs.append((os.path.join(cli, name), os.path.join(cli, tensor_file)))
+for m, t in pairs:
+    mb = read(m if os.path.isabs(m) else os.path.join(root, "examples", m))
+    put("fuzz_run", bytes([0]) + cut(mb, read(t)))  # flags: text output
+    put("fuzz_run", bytes([1]) + cut(mb, read(t)))  # --json
+for c in cases[::20] + [os.path.join(cli, d) for d in ("bt_ok", "bt_extra_output",
+                                                      "bt_extra_input")]:
+    m = read(os.path.join(c, "model.onnx"))
+    i = os.path.join(c, "test_data_set_0", "input_0.pb")
+    o = os.path.join(c, "test_data_set_0", "output_0.pb")
+    if not os.path.exists(i) or not os.path.exists(o) or len(m) > 65536:
+        continue
+    put("fuzz_test", bytes([1]) + cut(m, cut(read(i), read(o))))
+shutil.rmtree(cli)
+print(sum(len(os.listdir(os.path.join(here, "corpus", t))) for t in ALL
+          if os.path.isdir(os.path.join(here, "corpus", t))))

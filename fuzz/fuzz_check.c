@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* onnxshape check --profile sonnx on arbitrary bytes as a model file. */
+#include "fuzz_cli.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  fuzz_cli_init();
+  char *argv[] = {"--profile", "sonnx", (char *)fuzz_file("model.onnx", data, size), NULL};
+  FUZZ_CHECK_EXIT(cli_check(3, argv));
+  return 0;
+}
