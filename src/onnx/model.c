@@ -773,6 +773,7 @@ onnxshape_status onnxshape_model_check_files(const onnxshape_model *m, onnxshape
  * none. */
 static void sparse_name(const ProtobufCBinaryData *b, char *name, size_t cap) {
   name[0] = '\0';
+  if (b->len == 0) return; /* empty bytes have no buffer (data is NULL) */
   const uint8_t *p = b->data, *end = b->data + b->len;
   wire_field f, g;
   while (p < end && wire_field_read(&p, end, &f)) {
