@@ -1018,15 +1018,24 @@ typedef struct onnxshape_owned_tensor onnxshape_owned_tensor;
 /**
  * Read a serialized TensorProto file. Every storage form is accepted:
  * raw_data, the typed fields (float_data, double_data, int32_data, int64_data,
- * uint64_data, string_data) and external data (location/offset/length,
- * resolved inside the directory of @p path, mapped with mmap).
+ * uint64_data, string_data) and external data (location/offset/length/
+ * checksum, each at most once, opened beneath the directory of @p path: no
+ * absolute location, `..` or symbolic link; mapped with mmap).
  * Validated before use: known data_type, no negative dims, an element count
  * that fits int64, a payload exactly matching the dims, strings never in
  * raw_data, each typed value in its type's range.
+ *
+ * @p path must be a regular file (a FIFO or device is refused at once,
+ * without blocking). A file under 64 KiB is read into memory; a larger one is
+ * mapped and its raw_data used in place, so its data stays backed by the
+ * file: see onnxshape_owned_tensor_check_file(). Decoding takes at most 15
+ * times the file's size plus 56 MiB of memory (ONNXSHAPE_ERR_OUT_OF_MEMORY
+ * past that, with a message naming the limit).
  * @param[out] out the tensor; free it with onnxshape_owned_tensor_free()
- * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_IO (cannot open or read);
- *         ONNXSHAPE_ERR_MALFORMED (not a TensorProto); ONNXSHAPE_ERR_INVALID_TENSOR;
- *         ONNXSHAPE_ERR_OVERFLOW; ONNXSHAPE_ERR_OUT_OF_MEMORY; ONNXSHAPE_ERR_INVALID_ARGUMENT.
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_IO (cannot open or read, not a regular
+ *         file, changed while read); ONNXSHAPE_ERR_MALFORMED (not a
+ *         TensorProto); ONNXSHAPE_ERR_INVALID_TENSOR; ONNXSHAPE_ERR_OVERFLOW;
+ *         ONNXSHAPE_ERR_OUT_OF_MEMORY; ONNXSHAPE_ERR_INVALID_ARGUMENT.
  */
 ONNXSHAPE_API onnxshape_status onnxshape_tensor_read_file(const char *path,
                                                          onnxshape_owned_tensor **out,
@@ -1068,8 +1077,12 @@ ONNXSHAPE_API onnxshape_status onnxshape_owned_tensor_check_file(const onnxshape
 /**
  * Write @p t as a serialized TensorProto named @p name: raw_data for every
  * type but string, string_data for strings. The file is written to a
- * temporary name in the same directory and renamed, so it is never seen
- * half-written.
+ * temporary file with a unique name in the same directory and renamed, so it
+ * is never seen half-written (a process killed meanwhile leaves the
+ * temporary `.onnxshape-XXXXXX` behind; `onnxshape run -o` removes its own
+ * on SIGINT and SIGTERM). Data that lies in a mapped file (a tensor read
+ * with onnxshape_tensor_read_file()) is copied from the file, not through
+ * the mapping; a file that changed meanwhile is ONNXSHAPE_ERR_IO.
  * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_INVALID_ARGUMENT; ONNXSHAPE_ERR_UNKNOWN_TYPE;
  *         ONNXSHAPE_ERR_DATA_SIZE; ONNXSHAPE_ERR_OVERFLOW; ONNXSHAPE_ERR_IO;
  *         ONNXSHAPE_ERR_OUT_OF_MEMORY.
@@ -1100,7 +1113,10 @@ typedef struct onnxshape_model onnxshape_model;
 /**
  * Read and check an ONNX model: the default-domain opset (1 to
  * ONNXSHAPE_MAX_OPSET), initializers, graph inputs and outputs, and every node
- * in file order. Supported operators: Shape, Reshape, Size (all versions),
+ * in file order. @p path must be a regular file; it is read into memory
+ * whole, and external data opens beneath its directory (see
+ * onnxshape_tensor_read_file()). Decoding and loading take at most 15 times
+ * the file's size plus 56 MiB of memory. Supported operators: Shape, Reshape, Size (all versions),
  * Constant and Identity. Rejected, with a message naming the node and rule:
  * a node input not produced earlier, an unknown operator or domain, an
  * attribute not defined for the resolved version, a missing required
@@ -1110,7 +1126,9 @@ typedef struct onnxshape_model onnxshape_model;
  *         ONNXSHAPE_ERR_INVALID_MODEL; ONNXSHAPE_ERR_UNSUPPORTED_OPSET;
  *         ONNXSHAPE_ERR_UNKNOWN_OPERATOR; ONNXSHAPE_ERR_INVALID_ATTRIBUTE;
  *         ONNXSHAPE_ERR_INVALID_TENSOR (an initializer or Constant value);
- *         ONNXSHAPE_ERR_OUT_OF_MEMORY.
+ *         ONNXSHAPE_ERR_OUT_OF_MEMORY (also past the memory limit).
+ * An initializer that gives a graph input its default value must have the
+ * input's declared type, rank and numeric dims (ONNXSHAPE_ERR_INVALID_MODEL).
  */
 ONNXSHAPE_API onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **out,
                                                         onnxshape_diag *diag);
@@ -1160,10 +1178,13 @@ typedef struct onnxshape_result onnxshape_result;
  * must be bound; a binding overrides an initializer. Reshape and Identity
  * outputs are views of their inputs (nothing is copied), so a result borrows
  * from the model and the bound tensors: keep them alive until it is freed.
- * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_INVALID_ARGUMENT; ONNXSHAPE_ERR_NOT_FOUND
- *         (binding to no graph input, or an input left unbound);
- *         ONNXSHAPE_ERR_INVALID_MODEL (duplicate binding); any kernel status,
- *         with a message naming the node; ONNXSHAPE_ERR_OUT_OF_MEMORY.
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_INVALID_ARGUMENT (also an input bound
+ *         twice); ONNXSHAPE_ERR_NOT_FOUND (binding to no graph input, or an
+ *         input left unbound); for a bound tensor that does not fit its
+ *         input's declaration ONNXSHAPE_ERR_TYPE_NOT_ALLOWED (type),
+ *         ONNXSHAPE_ERR_INVALID_RANK (rank) or ONNXSHAPE_ERR_INVALID_MODEL (a
+ *         numeric dim); any kernel status, with a message naming the node;
+ *         ONNXSHAPE_ERR_OUT_OF_MEMORY.
  */
 ONNXSHAPE_API onnxshape_status onnxshape_model_run(const onnxshape_model *model,
                                                   const onnxshape_binding *inputs,
