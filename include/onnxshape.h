@@ -276,6 +276,7 @@ typedef struct onnxshape_type_info {
 ONNXSHAPE_API const onnxshape_type_info *onnxshape_type_get(int32_t type);
 
 /** @return the ONNX name of @p type, or "unknown" if it is not 1..26. */
+/*@ assigns \result \from type; */
 ONNXSHAPE_API const char *onnxshape_type_name(int32_t type);
 
 /**

@@ -402,6 +402,96 @@ static void test_large_inline_file(void) {
   rmdir(dir);
 }
 
+/* covers: MODEL-DECODE STORAGE-RAW */
+/* onnxshape_tensor_read_file (which uses a large raw_data in place, found by
+ * the one wire reader of src/onnx/wire.h) and onnxshape_tensor_parse (the
+ * decoder) agree on every file: a raw_data length given in 6 bytes (which
+ * protobuf-c refuses, and the in-place reader once took), a tag in 6
+ * bytes, a length past the end, a cut in every part, two raw_data fields,
+ * and the valid file itself. */
+static void test_read_file_agrees_with_parse(void) {
+  char dir[] = "/tmp/onnxshape-agree-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char path[256];
+  snprintf(path, sizeof path, "%s/t.pb", dir);
+  const size_t len = 80000; /* past the 64 KiB where raw_data is used in place */
+  unsigned char *b = malloc(2 * len + 64), *v = malloc(2 * len + 64);
+  CHECK(b != NULL && v != NULL);
+  if (b == NULL || v == NULL) return;
+  size_t n = float_proto(b, (int64_t)(len / 4), 1, len, 7);
+  size_t raw_at = 6; /* the raw_data tag: after dims (4 bytes), data_type, name */
+  while (b[raw_at] != 0x4a) raw_at++;
+  struct variant {
+    const char *what;
+    size_t len;
+  } variants[16];
+  size_t nv = 0, header = raw_at + 1 + 3; /* tag + a 3-byte length */
+  unsigned char *bufs[16];
+  /* 1: the valid file. */
+  bufs[nv] = malloc(n);
+  memcpy(bufs[nv], b, n);
+  variants[nv++] = (struct variant){"valid", n};
+  /* 2: the length of raw_data in 6 bytes (0x80 0x80 0x80 continuation). */
+  bufs[nv] = malloc(n + 3);
+  memcpy(bufs[nv], b, raw_at + 1);
+  bufs[nv][raw_at + 1] = (unsigned char)((len & 0x7f) | 0x80);
+  bufs[nv][raw_at + 2] = (unsigned char)(((len >> 7) & 0x7f) | 0x80);
+  bufs[nv][raw_at + 3] = (unsigned char)(((len >> 14) & 0x7f) | 0x80);
+  bufs[nv][raw_at + 4] = 0x80;
+  bufs[nv][raw_at + 5] = 0x80;
+  bufs[nv][raw_at + 6] = 0x00;
+  memcpy(bufs[nv] + raw_at + 7, b + header, len);
+  variants[nv++] = (struct variant){"6-byte length prefix", raw_at + 7 + len};
+  /* 3: the raw_data tag in 6 bytes. */
+  bufs[nv] = malloc(n + 5);
+  memcpy(bufs[nv], b, raw_at);
+  memcpy(bufs[nv] + raw_at, "\xca\x80\x80\x80\x80\x00", 6);
+  memcpy(bufs[nv] + raw_at + 6, b + raw_at + 1, n - raw_at - 1);
+  variants[nv++] = (struct variant){"6-byte tag", n + 5};
+  /* 4: a length past the end. */
+  bufs[nv] = malloc(n);
+  memcpy(bufs[nv], b, n);
+  bufs[nv][raw_at + 3] = 0x7f;
+  variants[nv++] = (struct variant){"length past the end", n};
+  /* 5-10: cut at each place. */
+  size_t cuts[] = {1, raw_at, raw_at + 1, raw_at + 2, header + 1, n - 1};
+  for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++) {
+    bufs[nv] = malloc(cuts[c] + 1);
+    memcpy(bufs[nv], b, cuts[c]);
+    variants[nv++] = (struct variant){"cut", cuts[c]};
+  }
+  /* 11: two raw_data fields (protobuf keeps the last). */
+  size_t n2 = float_proto(v, (int64_t)(len / 4), 2, len, 3);
+  bufs[nv] = malloc(n2);
+  memcpy(bufs[nv], v, n2);
+  variants[nv++] = (struct variant){"two raw_data", n2};
+  for (size_t i = 0; i < nv; i++) {
+    CHECK(put_file(path, bufs[i], variants[i].len));
+    onnxshape_owned_tensor *a = NULL, *f = NULL;
+    onnxshape_diag d;
+    onnxshape_diag_init(&d);
+    onnxshape_status parsed = onnxshape_tensor_parse(bufs[i], variants[i].len, NULL, &a, &d);
+    onnxshape_status read = onnxshape_tensor_read_file(path, &f, &d);
+    if (parsed != read) {
+      fprintf(stderr, "variant %zu (%s): parse %s, read_file %s\n", i, variants[i].what,
+              onnxshape_status_name(parsed), onnxshape_status_name(read));
+    }
+    CHECK_STATUS(read, parsed);
+    if (parsed == ONNXSHAPE_OK && read == ONNXSHAPE_OK) {
+      const onnxshape_tensor *x = onnxshape_owned_tensor_get(a), *y = onnxshape_owned_tensor_get(f);
+      CHECK(x->data_bytes == y->data_bytes && memcmp(x->data, y->data, x->data_bytes) == 0);
+    }
+    onnxshape_owned_tensor_free(a);
+    onnxshape_owned_tensor_free(f);
+    free(bufs[i]);
+  }
+  CHECK(nv == 11);
+  free(b);
+  free(v);
+  unlink(path);
+  rmdir(dir);
+}
+
 /* ---- a graph of many names ---- */
 
 static unsigned char big_graph[1 << 20], big_model[(1 << 20) + 64];
@@ -581,4 +671,4 @@ RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_null_arguments),
           TEST_ENTRY(test_many_inputs), TEST_ENTRY(test_many_names),
           TEST_ENTRY(test_model_in_memory), TEST_ENTRY(test_long_target),
           TEST_ENTRY(test_write_and_read_back), TEST_ENTRY(test_external_needs_directory),
-          TEST_ENTRY(test_large_inline_file))
+          TEST_ENTRY(test_large_inline_file), TEST_ENTRY(test_read_file_agrees_with_parse))

@@ -80,34 +80,34 @@ onnxshape_status onnxshape_dims_count(const int64_t *dims, size_t rank, int64_t 
 
 /* The message of a rejected count; out of line, so that the accepting path
  * of onnxshape__count needs no stack frame. */
-/*@ requires \valid_read(v) && diag_ok(diag);
+/*@ requires diag_ok(diag);
     requires st == ONNXSHAPE_ERR_NEGATIVE_DIM || st == ONNXSHAPE_ERR_OVERFLOW;
     requires bad < rank && \valid_read(dims + bad);
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
     ensures \result == st;
 */
-ONNXSHAPE_NOINLINE static onnxshape_status count_fail(const onnxshape_op_version *v,
+ONNXSHAPE_NOINLINE static onnxshape_status count_fail(const char *op_name, int version,
                                                       const char *what, const int64_t *dims,
                                                       size_t rank, onnxshape_status st, size_t bad,
                                                       onnxshape_diag *diag) {
   (void)rank; /* bounds bad, in the contract */
   if (st == ONNXSHAPE_ERR_NEGATIVE_DIM) {
-    return onnxshape__fail(diag, st, v->op_name, v->since_version,
+    return onnxshape__fail(diag, st, op_name, version,
                            "{} dims[{}] = {}; a dimension cannot be negative", ONNXSHAPE__ARGS(ARG_STR(what), ARG_UINT(bad), ARG_INT(dims[bad])));
   }
-  return onnxshape__fail(diag, st, v->op_name, v->since_version,
+  return onnxshape__fail(diag, st, op_name, version,
                          "{} element count overflows int64 at dims[{}] = {}", ONNXSHAPE__ARGS(ARG_STR(what), ARG_UINT(bad), ARG_INT(dims[bad])));
 }
 
-onnxshape_status onnxshape__count(const onnxshape_op_version *v, const char *what,
+onnxshape_status onnxshape__count(const char *op_name, int version, const char *what,
                                   const int64_t *dims, size_t rank, int64_t *count,
                                   onnxshape_diag *diag) {
   if (dims == NULL && rank > 0) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, v->op_name, v->since_version,
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, op_name, version,
                            "{} has rank {} but no dims", ONNXSHAPE__ARGS(ARG_STR(what), ARG_UINT(rank)));
   }
   size_t bad;
   onnxshape_status st = count_dims(dims, rank, count, &bad);
-  if (st != ONNXSHAPE_OK) return count_fail(v, what, dims, rank, st, bad, diag);
+  if (st != ONNXSHAPE_OK) return count_fail(op_name, version, what, dims, rank, st, bad, diag);
   return ONNXSHAPE_OK;
 }

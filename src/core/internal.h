@@ -3,6 +3,7 @@
 #ifndef ONNXSHAPE_INTERNAL_H
 #define ONNXSHAPE_INTERNAL_H
 
+#include "catalog.h"
 #include "onnxshape.h"
 
 #if defined(__GNUC__)
@@ -22,6 +23,7 @@
 /* Clears diag->message (a successful call leaves it empty). */
 /*@ requires diag_ok(diag);
     assigns diag->message[0];
+    ensures diag != \null ==> diag->message[0] == 0;
 */
 static inline void onnxshape__diag_clear(onnxshape_diag *diag) {
   if (diag != NULL) diag->message[0] = '\0';
@@ -62,10 +64,12 @@ typedef struct onnxshape__arg {
 #define ARG_STR(x) ((onnxshape__arg){ONNXSHAPE__ARG_STR, {.s = (x)}})
 #define ARG_NAME(x) ((onnxshape__arg){ONNXSHAPE__ARG_NAME, {.s = (x)}})
 #define ARG_TEXT(x) ((onnxshape__arg){ONNXSHAPE__ARG_TEXT, {.s = (x)}})
-/* The arguments of a message: an array and its length (two parameters). */
-#define ONNXSHAPE__ARGS(...)                 \
-  (const onnxshape__arg[]){__VA_ARGS__},     \
-      (sizeof((const onnxshape__arg[]){__VA_ARGS__}) / sizeof(onnxshape__arg))
+/* The arguments of a message: an array and its length (two parameters).
+ * The length is counted by the preprocessor (at most 10 arguments), not
+ * with sizeof, so no compound literal is evaluated twice. */
+#define ONNXSHAPE__ARGS(...) (const onnxshape__arg[]){__VA_ARGS__}, ONNXSHAPE__NARGS(__VA_ARGS__)
+#define ONNXSHAPE__NARGS(...) ONNXSHAPE__NARGS_(__VA_ARGS__, 10u, 9u, 8u, 7u, 6u, 5u, 4u, 3u, 2u, 1u, 0u)
+#define ONNXSHAPE__NARGS_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, n, ...) n
 #define ONNXSHAPE__NO_ARGS NULL, 0u
 
 /* Formats fmt with its arguments into buf (cap bytes, NUL-terminated,
@@ -94,6 +98,10 @@ onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
                                  const char *op_name, int version, const char *fmt,
                                  const onnxshape__arg *args, size_t n_args);
 #endif
+
+/* An error that belongs to no operator: "<message>", or "node '<node>':
+ * <message>" when diag names a node. */
+#define onnxshape__error(diag, status, ...) onnxshape__fail((diag), (status), NULL, 0, __VA_ARGS__)
 
 /* a * b for a, b >= 0; returns 0 and leaves *r unset when it exceeds INT64_MAX. */
 /*@ requires a >= 0 && b >= 0;
@@ -142,28 +150,84 @@ static inline int onnxshape__mul_overflows(long long a, long long b, long long *
 }
 #endif
 
-/* Validates version and type for a kernel entry; on success *v is the table
- * entry. Messages name the operator and version. */
-/*@ requires \valid(v) && diag_ok(diag) && \separated(v, diag);
-    assigns *v, diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
+/* Whether (op, version) exists and accepts element type `type` (accept.c). */
+/*@ assigns \nothing;
+    // OPSET-VERSIONS, TYPE-SET, TYPE-SET-RESHAPE1
+    ensures \result != 0 <==> is_version(op, version) && type_allowed(op, version, type);
+*/
+int onnxshape__accepts(onnxshape_op op, int version, int32_t type);
+
+/* Why (op, version, type) is refused, as a status and a message naming the
+ * operator and version: the slow path of onnxshape__enter, out of line
+ * (versions.c; its contract is checked on every input that matters by
+ * test_version_contracts_exhaustive in tests/test_core.c). */
+/*@ requires diag_ok(diag);
+    requires !(is_version(op, version) && type_allowed(op, version, type));
+    assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
+    behavior unknown_operator:
+      assumes op != ONNXSHAPE_OP_SHAPE && op != ONNXSHAPE_OP_RESHAPE && op != ONNXSHAPE_OP_SIZE;
+      ensures \result == ONNXSHAPE_ERR_UNKNOWN_OPERATOR;
+    behavior unknown_version:
+      assumes op == ONNXSHAPE_OP_SHAPE || op == ONNXSHAPE_OP_RESHAPE || op == ONNXSHAPE_OP_SIZE;
+      assumes !is_version(op, version);
+      ensures \result == ONNXSHAPE_ERR_UNKNOWN_VERSION;
+    behavior unknown_type:
+      assumes is_version(op, version) && !is_type(type);
+      ensures \result == ONNXSHAPE_ERR_UNKNOWN_TYPE;
+    behavior type_not_allowed:
+      assumes is_version(op, version) && is_type(type);
+      ensures \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED;
+    complete behaviors;
+    disjoint behaviors;
+*/
+onnxshape_status onnxshape__reject(onnxshape_op op, int version, int32_t type,
+                                   onnxshape_diag *diag);
+
+/* Constant and Identity, which the loader and runner know besides the
+ * kernels (versions.c): the version that runs at an opset, and the element
+ * types (bit t for type t) a version accepts. */
+typedef enum onnxshape__other_op { ONNXSHAPE__CONSTANT, ONNXSHAPE__IDENTITY } onnxshape__other_op;
+int onnxshape__other_version(onnxshape__other_op op, int64_t opset);
+uint32_t onnxshape__other_types(onnxshape__other_op op, int version);
+
+/* Validates version and type for a kernel entry (OPSET-VERSIONS, TYPE-SET,
+ * TYPE-SET-RESHAPE1; accept.c): the usual call is one switch. */
+/*@ requires diag_ok(diag);
+    assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
+    // The statuses, also flat, for the callers' proofs.
+    ensures \result == ONNXSHAPE_OK <==> is_version(op, version) && type_allowed(op, version, type);
     ensures \result == ONNXSHAPE_OK || \result == ONNXSHAPE_ERR_UNKNOWN_OPERATOR ||
             \result == ONNXSHAPE_ERR_UNKNOWN_VERSION || \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ||
             \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED;
-    // OPSET-VERSIONS, TYPE-SET, TYPE-SET-RESHAPE1
-    ensures \result == ONNXSHAPE_OK <==> is_version(op, version) && type_allowed(op, version, type);
-    ensures \result == ONNXSHAPE_OK ==>
-            \valid_read(*v) && (*v)->op == op && (*v)->since_version == version;
     ensures \result == ONNXSHAPE_ERR_UNKNOWN_VERSION ==> !is_version(op, version);
     ensures \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ==> !is_type(type);
     ensures \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED ==> !type_allowed(op, version, type);
+    behavior accepted:
+      assumes is_version(op, version) && type_allowed(op, version, type);
+      ensures \result == ONNXSHAPE_OK;
+      ensures diag != \null ==> diag->message[0] == 0;
+    behavior unknown_operator:
+      assumes op != ONNXSHAPE_OP_SHAPE && op != ONNXSHAPE_OP_RESHAPE && op != ONNXSHAPE_OP_SIZE;
+      ensures \result == ONNXSHAPE_ERR_UNKNOWN_OPERATOR;
+    behavior unknown_version:
+      assumes op == ONNXSHAPE_OP_SHAPE || op == ONNXSHAPE_OP_RESHAPE || op == ONNXSHAPE_OP_SIZE;
+      assumes !is_version(op, version);
+      ensures \result == ONNXSHAPE_ERR_UNKNOWN_VERSION;
+    behavior unknown_type:
+      assumes is_version(op, version) && !is_type(type);
+      ensures \result == ONNXSHAPE_ERR_UNKNOWN_TYPE;
+    behavior type_not_allowed:
+      assumes is_version(op, version) && is_type(type) && !type_allowed(op, version, type);
+      ensures \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED;
+    complete behaviors;
+    disjoint behaviors;
 */
 onnxshape_status onnxshape__enter(onnxshape_op op, int version, int32_t type,
-                                  const onnxshape_op_version **v, onnxshape_diag *diag);
+                                  onnxshape_diag *diag);
 
 /* The element count of dims, with messages naming the operator, version and
  * the input (`what`). DIMS-COUNT */
-/*@ requires \valid_read(v);
-    requires rank == 0 || dims == \null || \valid_read(dims + (0 .. rank - 1));
+/*@ requires rank == 0 || dims == \null || \valid_read(dims + (0 .. rank - 1));
     requires \valid(count) && \separated(count, dims + (0 .. rank - 1));
     requires diag_ok(diag) && \separated(count, diag);
     assigns *count, diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
@@ -179,7 +243,7 @@ onnxshape_status onnxshape__enter(onnxshape_op op, int version, int32_t type,
             \old(elem_count(dims, rank)) <= INT64_MAX ==> \result == ONNXSHAPE_OK;
     ensures \result != ONNXSHAPE_OK ==> *count == \old(*count);
 */
-onnxshape_status onnxshape__count(const onnxshape_op_version *v, const char *what,
+onnxshape_status onnxshape__count(const char *op_name, int version, const char *what,
                                   const int64_t *dims, size_t rank, int64_t *count,
                                   onnxshape_diag *diag);
 

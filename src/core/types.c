@@ -1,36 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "internal.h"
 
-/* Indexed by TensorProto.DataType; entry 0 (UNDEFINED) is not a type. */
+/* Indexed by TensorProto.DataType (catalog.h); entry 0 (UNDEFINED) is not a
+ * type. */
+#define TYPE_ENTRY(number, name, bits) {number, name, bits},
 static const onnxshape_type_info type_table[ONNXSHAPE_TYPE_LAST + 1] = {
     {0, "undefined", 0},
-    {ONNXSHAPE_TYPE_FLOAT, "float", 32},
-    {ONNXSHAPE_TYPE_UINT8, "uint8", 8},
-    {ONNXSHAPE_TYPE_INT8, "int8", 8},
-    {ONNXSHAPE_TYPE_UINT16, "uint16", 16},
-    {ONNXSHAPE_TYPE_INT16, "int16", 16},
-    {ONNXSHAPE_TYPE_INT32, "int32", 32},
-    {ONNXSHAPE_TYPE_INT64, "int64", 64},
-    {ONNXSHAPE_TYPE_STRING, "string", 0},
-    {ONNXSHAPE_TYPE_BOOL, "bool", 8},
-    {ONNXSHAPE_TYPE_FLOAT16, "float16", 16},
-    {ONNXSHAPE_TYPE_DOUBLE, "double", 64},
-    {ONNXSHAPE_TYPE_UINT32, "uint32", 32},
-    {ONNXSHAPE_TYPE_UINT64, "uint64", 64},
-    {ONNXSHAPE_TYPE_COMPLEX64, "complex64", 64},
-    {ONNXSHAPE_TYPE_COMPLEX128, "complex128", 128},
-    {ONNXSHAPE_TYPE_BFLOAT16, "bfloat16", 16},
-    {ONNXSHAPE_TYPE_FLOAT8E4M3FN, "float8e4m3fn", 8},
-    {ONNXSHAPE_TYPE_FLOAT8E4M3FNUZ, "float8e4m3fnuz", 8},
-    {ONNXSHAPE_TYPE_FLOAT8E5M2, "float8e5m2", 8},
-    {ONNXSHAPE_TYPE_FLOAT8E5M2FNUZ, "float8e5m2fnuz", 8},
-    {ONNXSHAPE_TYPE_UINT4, "uint4", 4},
-    {ONNXSHAPE_TYPE_INT4, "int4", 4},
-    {ONNXSHAPE_TYPE_FLOAT4E2M1, "float4e2m1", 4},
-    {ONNXSHAPE_TYPE_FLOAT8E8M0, "float8e8m0", 8},
-    {ONNXSHAPE_TYPE_UINT2, "uint2", 2},
-    {ONNXSHAPE_TYPE_INT2, "int2", 2},
+    ONNXSHAPE__TYPES(TYPE_ENTRY)
 };
+#undef TYPE_ENTRY
 
 const onnxshape_type_info *onnxshape_type_get(int32_t type) {
   if (type < 1 || type > ONNXSHAPE_TYPE_LAST) return NULL;

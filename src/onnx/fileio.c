@@ -19,7 +19,6 @@
 #include "../core/internal.h"
 #include "alloc.h"
 
-#define FAIL(st, ...) onnxshape__fail(diag, st, NULL, 0, __VA_ARGS__)
 
 /* Flags of every open for reading: O_NONBLOCK so that opening a FIFO (or a
  * device) returns at once instead of waiting for a writer; the file type is
@@ -35,7 +34,7 @@
 
 static onnxshape_status errno_fail(onnxshape_diag *diag, const char *what, const char *shown,
                                    int e) {
-  return FAIL(ONNXSHAPE_ERR_IO, "cannot {} '{}': {}",
+  return onnxshape__error(diag, ONNXSHAPE_ERR_IO, "cannot {} '{}': {}",
               ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(shown), ARG_STR(strerror(e))));
 }
 
@@ -49,7 +48,7 @@ static onnxshape_status require_regular(int fd, const char *shown, struct stat *
   }
   if (!S_ISREG(sb->st_mode)) {
     close(fd);
-    return FAIL(ONNXSHAPE_ERR_IO, "'{}' is not a regular file", ONNXSHAPE__ARGS(ARG_NAME(shown)));
+    return onnxshape__error(diag, ONNXSHAPE_ERR_IO, "'{}' is not a regular file", ONNXSHAPE__ARGS(ARG_NAME(shown)));
   }
   /* Regular files do not block; later reads need no O_NONBLOCK. */
   int flags = fcntl(fd, F_GETFL);
@@ -79,7 +78,7 @@ onnxshape_status onnxshape__open_parent(const char *path, int *dirfd, const char
   *base = slash != NULL ? slash + 1 : path;
   *dir = slash == NULL ? onnxshape__strndup(".", 1) : slash == path ? onnxshape__strndup("/", 1)
                                                      : onnxshape__strndup(path, (size_t)(slash - path));
-  if (*dir == NULL) return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (*dir == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   onnxshape_status st = onnxshape__open_dir(*dir, dirfd, diag);
   if (st != ONNXSHAPE_OK) {
     onnxshape__free(*dir);
@@ -133,7 +132,7 @@ static int open_beneath_walk(int dirfd, const char *relative) {
 onnxshape_status onnxshape__open_beneath(int dirfd, const char *relative, const char *dir_shown,
                                          int *fd, struct stat *sb, onnxshape_diag *diag) {
   if (relative[0] == '/') {
-    return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR,
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR,
                 "external data location '{}' is absolute; it must be relative to the model",
                 ONNXSHAPE__ARGS(ARG_NAME(relative)));
   }
@@ -142,7 +141,7 @@ onnxshape_status onnxshape__open_beneath(int dirfd, const char *relative, const 
     const char *end = strchr(p, '/');
     size_t n = end != NULL ? (size_t)(end - p) : strlen(p);
     if (n == 2 && p[0] == '.' && p[1] == '.') {
-      return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR,
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR,
                   "external data location '{}' has a '..' component; it must stay inside the "
                   "model directory",
                   ONNXSHAPE__ARGS(ARG_NAME(relative)));
@@ -168,12 +167,12 @@ onnxshape_status onnxshape__open_beneath(int dirfd, const char *relative, const 
   }
   if (f < 0) {
     if (e == ELOOP || e == EXDEV) {
-      return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR,
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR,
                   "external data location '{}' goes through a symbolic link; links are not "
                   "followed out of or inside the model directory '{}'",
                   ONNXSHAPE__ARGS(ARG_NAME(relative), ARG_NAME(dir_shown)));
     }
-    return FAIL(ONNXSHAPE_ERR_IO, "cannot open external data file '{}' in '{}': {}",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_IO, "cannot open external data file '{}' in '{}': {}",
                 ONNXSHAPE__ARGS(ARG_NAME(relative), ARG_NAME(dir_shown), ARG_STR(strerror(e))));
   }
   onnxshape_status st = require_regular(f, relative, sb, diag);
@@ -186,9 +185,9 @@ onnxshape_status onnxshape__open_beneath(int dirfd, const char *relative, const 
 static onnxshape_status changed(onnxshape_diag *diag, const char *shown, uint64_t was,
                                 uint64_t now) {
   if (was == now) {
-    return FAIL(ONNXSHAPE_ERR_IO, "'{}' was modified while in use", ONNXSHAPE__ARGS(ARG_NAME(shown)));
+    return onnxshape__error(diag, ONNXSHAPE_ERR_IO, "'{}' was modified while in use", ONNXSHAPE__ARGS(ARG_NAME(shown)));
   }
-  return FAIL(ONNXSHAPE_ERR_IO, "'{}' changed size while in use ({} bytes, now {})",
+  return onnxshape__error(diag, ONNXSHAPE_ERR_IO, "'{}' changed size while in use ({} bytes, now {})",
               ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(was), ARG_UINT(now)));
 }
 
@@ -196,12 +195,12 @@ onnxshape_status onnxshape__read_all(int fd, const struct stat *sb, const char *
                                      unsigned char **bytes, size_t *len, onnxshape_diag *diag) {
   uint64_t size = (uint64_t)sb->st_size;
   if (size >= SIZE_MAX) {
-    return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "'{}' ({} bytes) is too large for this machine",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "'{}' ({} bytes) is too large for this machine",
                 ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(size)));
   }
   unsigned char *b = onnxshape__malloc(size > 0 ? (size_t)size : 1);
   if (b == NULL) {
-    return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "cannot hold '{}' ({} bytes) in memory",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "cannot hold '{}' ({} bytes) in memory",
                 ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(size)));
   }
   size_t got = 0;
@@ -258,7 +257,7 @@ onnxshape_status onnxshape__map_region(int fd, const struct stat *sb, uint64_t o
   uint64_t span = offset - start + len;
   if (span > SIZE_MAX || start > (uint64_t)INT64_MAX) {
     close(fd);
-    return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "'{}': {} bytes at offset {} cannot be mapped",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "'{}': {} bytes at offset {} cannot be mapped",
                 ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(len), ARG_UINT(offset)));
   }
   m->name = onnxshape__strndup(shown, SIZE_MAX);
@@ -273,7 +272,7 @@ onnxshape_status onnxshape__map_region(int fd, const struct stat *sb, uint64_t o
     m->name = NULL;
     close(fd);
     if (e == ENOMEM) {
-      return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "cannot map {} bytes of '{}'",
+      return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "cannot map {} bytes of '{}'",
                   ONNXSHAPE__ARGS(ARG_UINT(len), ARG_NAME(shown)));
     }
     return errno_fail(diag, "map", shown, e);
@@ -417,7 +416,7 @@ static void sink_append(ProtobufCBuffer *b, size_t len, const uint8_t *data) {
 onnxshape_status onnxshape__write_message_fd(int fd, const ProtobufCMessage *msg,
                                              const char *shown, onnxshape_diag *diag) {
   file_sink *s = onnxshape__malloc(sizeof *s);
-  if (s == NULL) return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (s == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   s->base.append = sink_append;
   s->fd = fd;
   s->error = 0;
@@ -428,7 +427,7 @@ onnxshape_status onnxshape__write_message_fd(int fd, const ProtobufCMessage *msg
   int e = s->error, was_changed = s->changed;
   onnxshape__free(s);
   if (was_changed) {
-    return FAIL(ONNXSHAPE_ERR_IO,
+    return onnxshape__error(diag, ONNXSHAPE_ERR_IO,
                 "cannot write '{}': the file its data comes from changed size while in use",
                 ONNXSHAPE__ARGS(ARG_NAME(shown)));
   }
@@ -442,7 +441,7 @@ onnxshape_status onnxshape__write_message_file(const char *path, const ProtobufC
   size_t dir_len = slash == NULL ? 0 : (size_t)(slash - path) + 1;
   static const char pattern[] = ".onnxshape-XXXXXX";
   char *tmp = onnxshape__malloc(dir_len + sizeof pattern);
-  if (tmp == NULL) return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (tmp == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   memcpy(tmp, path, dir_len);
   memcpy(tmp + dir_len, pattern, sizeof pattern);
   int fd = mkostemp(tmp, O_CLOEXEC);

@@ -18,97 +18,58 @@
 #include "pbfast.h"
 #include "wire.h"
 
-/* Operators besides the kernels: their versions, type sets and attributes. */
+/* The attributes of an operator version. */
 typedef struct op_attr {
   const char *name;
   int type;
   int required;
 } op_attr;
 
-#define RANGE(hi) ((uint32_t)(((1ull << ((hi) + 1)) - 1u) & ~1ull))
-#define FLOATS_ONLY ((1u << 1) | (1u << 10) | (1u << 11))
-
-static const op_attr constant1_attrs[] = {{"value", OS_ATTR_TENSOR, 1}};
-static const op_attr constant11_attrs[] = {{"value", OS_ATTR_TENSOR, 0},
-                                           {"sparse_value", OS_ATTR_SPARSE_TENSOR, 0}};
+/* Constant's attributes by version (its versions and type sets are in
+ * src/core/catalog.h, like every operator's); Identity has none. */
+static const op_attr constant1_attrs[] = {{"value", ATTR_TENSOR, 1}};
+static const op_attr constant11_attrs[] = {{"value", ATTR_TENSOR, 0},
+                                           {"sparse_value", ATTR_SPARSE_TENSOR, 0}};
 static const op_attr constant12_attrs[] = {
-    {"value", OS_ATTR_TENSOR, 0},         {"sparse_value", OS_ATTR_SPARSE_TENSOR, 0},
-    {"value_float", OS_ATTR_FLOAT, 0},    {"value_floats", OS_ATTR_FLOATS, 0},
-    {"value_int", OS_ATTR_INT, 0},        {"value_ints", OS_ATTR_INTS, 0},
-    {"value_string", OS_ATTR_STRING, 0},  {"value_strings", OS_ATTR_STRINGS, 0}};
-
-typedef struct extra_version {
-  int since;
-  uint32_t types;
-  const op_attr *attrs;
-  size_t n_attrs;
-} extra_version;
-
-static const extra_version constant_versions[] = {
-    {1, FLOATS_ONLY, constant1_attrs, 1}, {9, RANGE(15), constant1_attrs, 1},
-    {11, RANGE(15), constant11_attrs, 2}, {12, RANGE(15), constant12_attrs, 8},
-    {13, RANGE(16), constant12_attrs, 8}, {19, RANGE(20), constant12_attrs, 8},
-    {21, RANGE(22), constant12_attrs, 8}, {23, RANGE(23), constant12_attrs, 8},
-    {24, RANGE(24), constant12_attrs, 8}, {25, RANGE(26), constant12_attrs, 8}};
-static const extra_version identity_versions[] = {
-    {1, RANGE(15), NULL, 0},  {13, RANGE(16), NULL, 0}, {14, RANGE(16), NULL, 0},
-    {16, RANGE(16), NULL, 0}, {19, RANGE(20), NULL, 0}, {21, RANGE(22), NULL, 0},
-    {23, RANGE(23), NULL, 0}, {24, RANGE(24), NULL, 0}, {25, RANGE(26), NULL, 0}};
+    {"value", ATTR_TENSOR, 0},         {"sparse_value", ATTR_SPARSE_TENSOR, 0},
+    {"value_float", ATTR_FLOAT, 0},    {"value_floats", ATTR_FLOATS, 0},
+    {"value_int", ATTR_INT, 0},        {"value_ints", ATTR_INTS, 0},
+    {"value_string", ATTR_STRING, 0},  {"value_strings", ATTR_STRINGS, 0}};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static const extra_version *extra_lookup(os_kind kind, int version) {
-  const extra_version *v = kind == OS_KIND_CONSTANT ? constant_versions : identity_versions;
-  size_t n = kind == OS_KIND_CONSTANT ? COUNT(constant_versions) : COUNT(identity_versions);
-  for (size_t i = 0; i < n; i++) {
-    if (v[i].since == version) return &v[i];
+static const op_attr *constant_attrs(int version, size_t *n) {
+  if (version < 11) {
+    *n = COUNT(constant1_attrs);
+    return constant1_attrs;
   }
-  return NULL;
-}
-
-static int extra_resolve(os_kind kind, int64_t opset) {
-  const extra_version *v = kind == OS_KIND_CONSTANT ? constant_versions : identity_versions;
-  size_t n = kind == OS_KIND_CONSTANT ? COUNT(constant_versions) : COUNT(identity_versions);
-  int best = v[0].since;
-  for (size_t i = 0; i < n; i++) {
-    if (v[i].since <= opset) best = v[i].since;
+  if (version < 12) {
+    *n = COUNT(constant11_attrs);
+    return constant11_attrs;
   }
-  return best;
-}
-
-uint32_t onnxshape__extra_types(int kind, int version);
-uint32_t onnxshape__extra_types(int kind, int version) {
-  const extra_version *v = extra_lookup((os_kind)kind, version);
-  return v != NULL ? v->types : 0;
+  *n = COUNT(constant12_attrs);
+  return constant12_attrs;
 }
 
 static const char *attr_type_name(int t) {
-  switch (t) {
-    case OS_ATTR_FLOAT: return "FLOAT";
-    case OS_ATTR_INT: return "INT";
-    case OS_ATTR_STRING: return "STRING";
-    case OS_ATTR_TENSOR: return "TENSOR";
-    case 5: return "GRAPH";
-    case OS_ATTR_FLOATS: return "FLOATS";
-    case OS_ATTR_INTS: return "INTS";
-    case OS_ATTR_STRINGS: return "STRINGS";
-    case 9: return "TENSORS";
-    case 10: return "GRAPHS";
-    case OS_ATTR_SPARSE_TENSOR: return "SPARSE_TENSOR";
-    case 12: return "SPARSE_TENSORS";
-    case 13: return "TYPE_PROTO";
-    case 14: return "TYPE_PROTOS";
-  }
-  return "UNDEFINED";
+  static const char *const names[] = {
+      [ATTR_UNDEFINED] = "UNDEFINED",   [ATTR_FLOAT] = "FLOAT",
+      [ATTR_INT] = "INT",               [ATTR_STRING] = "STRING",
+      [ATTR_TENSOR] = "TENSOR",         [ATTR_GRAPH] = "GRAPH",
+      [ATTR_FLOATS] = "FLOATS",         [ATTR_INTS] = "INTS",
+      [ATTR_STRINGS] = "STRINGS",       [ATTR_TENSORS] = "TENSORS",
+      [ATTR_GRAPHS] = "GRAPHS",         [ATTR_SPARSE_TENSOR] = "SPARSE_TENSOR",
+      [ATTR_SPARSE_TENSORS] = "SPARSE_TENSORS", [ATTR_TYPE_PROTO] = "TYPE_PROTO",
+      [ATTR_TYPE_PROTOS] = "TYPE_PROTOS"};
+  return t >= 0 && t <= ATTR_TYPE_PROTOS ? names[t] : "UNDEFINED";
 }
 
 /* ---- messages -------------------------------------------------------- */
 
-#define MFAIL(st, ...) onnxshape__fail(diag, st, NULL, 0, __VA_ARGS__)
 
 /* Errors about one node: "<Op>-<v> (node '<label>'): ..." once the version
  * is known, "node '<label>' (<op_type>): ..." before. */
-static const char *op_display(const os_node *n) {
+static const char *op_display(const graph_node *n) {
   return n->op_type != NULL ? n->op_type : "?";
 }
 
@@ -129,7 +90,7 @@ void onnxshape_model_free(onnxshape_model *m) {
   if (m == NULL) return;
   for (size_t i = 0; i < m->n_inits; i++) onnxshape_owned_tensor_free(m->inits[i]);
   for (size_t i = 0; i < m->n_nodes; i++) {
-    os_node *n = &m->nodes[i];
+    graph_node *n = &m->nodes[i];
     for (size_t a = 0; a < n->n_attrs; a++) onnxshape_owned_tensor_free(n->attrs[a].t);
     onnxshape_owned_tensor_free(n->constant);
   }
@@ -161,15 +122,15 @@ static onnxshape_status load_opset(onnxshape_model *m, const Onnx__ModelProto *m
   for (size_t i = 0; i < mp->n_opset_import; i++) {
     const Onnx__OperatorSetIdProto *o = mp->opset_import[i];
     if (!is_default_domain(o->domain)) continue;
-    if (found) return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the default domain is imported twice", ONNXSHAPE__NO_ARGS);
+    if (found) return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "the default domain is imported twice", ONNXSHAPE__NO_ARGS);
     found = 1;
     if (!o->has_version || o->version < 1 || o->version > ONNXSHAPE_MAX_OPSET) {
-      return MFAIL(ONNXSHAPE_ERR_UNSUPPORTED_OPSET,
+      return onnxshape__error(diag, ONNXSHAPE_ERR_UNSUPPORTED_OPSET,
                    "the model imports default-domain opset {}; this build supports 1 to {}", ONNXSHAPE__ARGS(ARG_INT(o->version), ARG_INT(ONNXSHAPE_MAX_OPSET)));
     }
     m->opset = o->version;
   }
-  if (!found) return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the model has no default-domain opset import", ONNXSHAPE__NO_ARGS);
+  if (!found) return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "the model has no default-domain opset import", ONNXSHAPE__NO_ARGS);
   return ONNXSHAPE_OK;
 }
 
@@ -201,22 +162,22 @@ long onnxshape__model_find_slot(const onnxshape_model *m, const char *name) {
 }
 
 static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto *vi,
-                                  os_value_decl *d, const char *what, onnxshape_diag *diag) {
+                                  value_decl *d, const char *what, onnxshape_diag *diag) {
   d->name = vi->name != NULL ? vi->name : "";
-  if (d->name[0] == '\0') return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "a graph {} has no name", ONNXSHAPE__ARGS(ARG_STR(what)));
+  if (d->name[0] == '\0') return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "a graph {} has no name", ONNXSHAPE__ARGS(ARG_STR(what)));
   const Onnx__TypeProto *tp = vi->type;
   if (tp == NULL || tp->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET) {
-    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
                  "graph {} '{}' has no type (ONNX requires one for graph inputs and outputs)", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name)));
   }
   if (tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE) {
-    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
                  "graph {} '{}' is not a tensor (sequences, maps, optionals and sparse tensors "
                  "are not supported)", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name)));
   }
   const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
   if (!tt->has_elem_type || onnxshape_type_get(tt->elem_type) == NULL) {
-    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph {} '{}' has {} element type {}", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name), ARG_NAME(tt->has_elem_type ? "unknown" : "no"), ARG_INT(tt->elem_type)));
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "graph {} '{}' has {} element type {}", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name), ARG_NAME(tt->has_elem_type ? "unknown" : "no"), ARG_INT(tt->elem_type)));
   }
   d->has_type = 1;
   d->elem_type = tt->elem_type;
@@ -225,14 +186,14 @@ static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto
     d->rank = tt->shape->n_dim;
     if (d->rank > 0) {
       d->dims = model_alloc(m, d->rank, sizeof *d->dims);
-      if (d->dims == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+      if (d->dims == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
     }
     for (size_t i = 0; i < d->rank; i++) {
       const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[i];
       d->dims[i].value = -1;
       if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
         if (dim->dim_value < 0) {
-          return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph {} '{}' declares dim {} = {}", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name), ARG_UINT(i), ARG_INT(dim->dim_value)));
+          return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "graph {} '{}' declares dim {} = {}", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name), ARG_UINT(i), ARG_INT(dim->dim_value)));
         }
         d->dims[i].value = dim->dim_value;
       } else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
@@ -244,13 +205,13 @@ static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto
   return ONNXSHAPE_OK;
 }
 
-static onnxshape_status add_slot(onnxshape_model *m, const char *name, os_slot_kind kind,
+static onnxshape_status add_slot(onnxshape_model *m, const char *name, slot_kind kind,
                                  size_t *index, onnxshape_diag *diag) {
   size_t at = 0;
   if (find_slot_at(m, name, &at) >= 0) {
-    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the name '{}' is defined twice", ONNXSHAPE__ARGS(ARG_NAME(name)));
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "the name '{}' is defined twice", ONNXSHAPE__ARGS(ARG_NAME(name)));
   }
-  os_slot *s = &m->slots[m->n_slots];
+  value_slot *s = &m->slots[m->n_slots];
   s->name = name;
   s->kind = kind;
   s->init = NULL;
@@ -259,24 +220,24 @@ static onnxshape_status add_slot(onnxshape_model *m, const char *name, os_slot_k
   return ONNXSHAPE_OK;
 }
 
-onnxshape_status onnxshape__decl_check(const os_value_decl *d, int32_t type, size_t rank,
+onnxshape_status onnxshape__decl_check(const value_decl *d, int32_t type, size_t rank,
                                        const int64_t *dims, const char *as, int model_error,
                                        onnxshape_diag *diag) {
   if (d->has_type && d->elem_type != type) {
-    return MFAIL(model_error ? ONNXSHAPE_ERR_INVALID_MODEL : ONNXSHAPE_ERR_TYPE_NOT_ALLOWED,
+    return onnxshape__error(diag, model_error ? ONNXSHAPE_ERR_INVALID_MODEL : ONNXSHAPE_ERR_TYPE_NOT_ALLOWED,
                  "input '{}' is declared {} but {} {}",
                  ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_STR(onnxshape_type_name(d->elem_type)),
                                  ARG_STR(as), ARG_STR(onnxshape_type_name(type))));
   }
   if (!d->has_shape) return ONNXSHAPE_OK;
   if (d->rank != rank) {
-    return MFAIL(model_error ? ONNXSHAPE_ERR_INVALID_MODEL : ONNXSHAPE_ERR_INVALID_RANK,
+    return onnxshape__error(diag, model_error ? ONNXSHAPE_ERR_INVALID_MODEL : ONNXSHAPE_ERR_INVALID_RANK,
                  "input '{}' is declared with rank {} but {} rank {}",
                  ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(d->rank), ARG_STR(as), ARG_UINT(rank)));
   }
   for (size_t i = 0; i < rank; i++) {
     if (d->dims[i].value >= 0 && d->dims[i].value != dims[i]) {
-      return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "input '{}' is declared with dim {} = {} but {} {}",
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "input '{}' is declared with dim {} = {} but {} {}",
                    ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(i), ARG_INT(d->dims[i].value),
                                    ARG_STR(as), ARG_INT(dims[i])));
     }
@@ -287,14 +248,14 @@ onnxshape_status onnxshape__decl_check(const os_value_decl *d, int32_t type, siz
 /* A synthesized Constant value (value_float(s), value_int(s), value_string(s))
  * in the model's arena: floats and ints stored little-endian, as ONNX storage
  * is on every host; strings as onnxshape_string. */
-static onnxshape_status make_constant(onnxshape_model *m, const os_attr *a,
+static onnxshape_status make_constant(onnxshape_model *m, const node_attr *a,
                                       onnxshape_owned_tensor **out, onnxshape_diag *diag) {
-  int scalar = a->type == OS_ATTR_FLOAT || a->type == OS_ATTR_INT || a->type == OS_ATTR_STRING;
-  size_t count = a->type == OS_ATTR_FLOATS ? a->n_floats
-                 : a->type == OS_ATTR_INTS ? a->n_ints
-                 : a->type == OS_ATTR_STRINGS ? a->n_strings : 1;
-  int32_t type = a->type == OS_ATTR_FLOAT || a->type == OS_ATTR_FLOATS ? ONNXSHAPE_TYPE_FLOAT
-                 : a->type == OS_ATTR_INT || a->type == OS_ATTR_INTS ? ONNXSHAPE_TYPE_INT64
+  int scalar = a->type == ATTR_FLOAT || a->type == ATTR_INT || a->type == ATTR_STRING;
+  size_t count = a->type == ATTR_FLOATS ? a->n_floats
+                 : a->type == ATTR_INTS ? a->n_ints
+                 : a->type == ATTR_STRINGS ? a->n_strings : 1;
+  int32_t type = a->type == ATTR_FLOAT || a->type == ATTR_FLOATS ? ONNXSHAPE_TYPE_FLOAT
+                 : a->type == ATTR_INT || a->type == ATTR_INTS ? ONNXSHAPE_TYPE_INT64
                                                                       : ONNXSHAPE_TYPE_STRING;
   size_t elem = type == ONNXSHAPE_TYPE_FLOAT ? 4u : type == ONNXSHAPE_TYPE_INT64 ? 8u
                                                                                 : sizeof(onnxshape_string);
@@ -302,7 +263,7 @@ static onnxshape_status make_constant(onnxshape_model *m, const os_attr *a,
   int64_t *dims = model_alloc(m, 1, sizeof *dims);
   unsigned char *data = model_alloc(m, count, elem);
   if (t == NULL || dims == NULL || data == NULL) {
-    return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
   for (size_t i = 0; i < count; i++) {
     uint64_t v = 0;
@@ -333,43 +294,43 @@ static onnxshape_status make_constant(onnxshape_model *m, const os_attr *a,
   return ONNXSHAPE_OK;
 }
 
-static onnxshape_status load_constant_value(onnxshape_model *m, os_node *n,
-                                            const extra_version *ev, onnxshape_diag *diag) {
-  os_attr *only = NULL;
+static onnxshape_status load_constant_value(onnxshape_model *m, graph_node *n,
+                                            onnxshape_diag *diag) {
+  node_attr *only = NULL;
   for (size_t i = 0; i < n->n_attrs; i++) {
     if (only != NULL) {
       return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE,
-                   "Constant takes exactly one value attribute; both '{}' and '{}' are set", ONNXSHAPE__ARGS(ARG_NAME(only->name), ARG_NAME(n->attrs[i].name)));
+                   "Constant takes exactly one value attribute; both '{}' and '{}' are set",
+                   ONNXSHAPE__ARGS(ARG_NAME(only->name), ARG_NAME(n->attrs[i].name)));
     }
     only = &n->attrs[i];
   }
   if (only == NULL) {
-    return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Constant needs one value attribute", ONNXSHAPE__NO_ARGS);
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Constant needs one value attribute",
+                 ONNXSHAPE__NO_ARGS);
   }
-  onnxshape_status st;
-  switch (only->type) {
-    case OS_ATTR_TENSOR:
-      n->constant = only->t;
-      only->t = NULL;
-      st = ONNXSHAPE_OK;
-      break;
-    case OS_ATTR_SPARSE_TENSOR:
-      return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "sparse_value is not supported", ONNXSHAPE__NO_ARGS);
-    default:
-      st = make_constant(m, only, &n->constant, diag);
-      break;
+  if (only->type == ATTR_SPARSE_TENSOR) {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "sparse_value is not supported",
+                 ONNXSHAPE__NO_ARGS);
   }
-  if (st != ONNXSHAPE_OK) return st;
+  if (only->type == ATTR_TENSOR) {
+    n->constant = only->t;
+    only->t = NULL;
+  } else {
+    onnxshape_status st = make_constant(m, only, &n->constant, diag);
+    if (st != ONNXSHAPE_OK) return st;
+  }
   int32_t type = n->constant->view.type;
-  if ((ev->types & (1u << type)) == 0) {
-    return NFAIL(n, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "a {} value is not allowed", ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(type))));
+  if ((onnxshape__other_types(ONNXSHAPE__CONSTANT, n->version) & (1u << type)) == 0) {
+    return NFAIL(n, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "a {} value is not allowed",
+                 ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(type))));
   }
   return ONNXSHAPE_OK;
 }
 
 /* Checks one attribute against the version's list and decodes it. */
-static onnxshape_status load_attr(onnxshape_model *m, os_node *n, const Onnx__AttributeProto *ap,
-                                  os_attr *a, const op_attr *specs, size_t n_specs,
+static onnxshape_status load_attr(onnxshape_model *m, graph_node *n, const Onnx__AttributeProto *ap,
+                                  node_attr *a, const op_attr *specs, size_t n_specs,
                                   onnxshape_diag *diag) {
   a->name = ap->name != NULL ? ap->name : "";
   if (ap->ref_attr_name != NULL) {
@@ -396,16 +357,16 @@ static onnxshape_status load_attr(onnxshape_model *m, os_node *n, const Onnx__At
   a->n_floats = ap->n_floats;
   a->s.data = (const char *)ap->s.data;
   a->s.length = ap->s.len;
-  if (a->type == OS_ATTR_STRINGS && ap->n_strings > 0) {
+  if (a->type == ATTR_STRINGS && ap->n_strings > 0) {
     a->strings = model_alloc(m, ap->n_strings, sizeof *a->strings);
-    if (a->strings == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    if (a->strings == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
     for (size_t i = 0; i < ap->n_strings; i++) {
       a->strings[i].data = (const char *)ap->strings[i].data;
       a->strings[i].length = ap->strings[i].len;
     }
     a->n_strings = ap->n_strings;
   }
-  if (a->type == OS_ATTR_TENSOR) {
+  if (a->type == ATTR_TENSOR) {
     if (ap->t == NULL) {
       return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '{}' has no tensor", ONNXSHAPE__ARGS(ARG_NAME(a->name)));
     }
@@ -417,57 +378,64 @@ static onnxshape_status load_attr(onnxshape_model *m, os_node *n, const Onnx__At
   return ONNXSHAPE_OK;
 }
 
-static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np, size_t index,
-                                  onnxshape_diag *diag) {
-  os_node *n = &m->nodes[index];
-  n->name = np->name != NULL ? np->name : "";
-  n->op_type = np->op_type != NULL ? np->op_type : "";
-  if (n->name[0] != '\0') {
-    n->label = n->name; /* messages escape it, and shorten it in the middle */
-  } else {
-    (void)onnxshape__format(n->unnamed, sizeof n->unnamed, "#{}", ONNXSHAPE__ARGS(ARG_UINT(index)));
-    n->label = n->unnamed;
-  }
-  diag->node = n->label;
+/* The operator of a node, its version at the model's opset, and what that
+ * version takes: attributes (into *specs, room for 2 kernel attributes) and
+ * the number of inputs. */
+static onnxshape_status resolve_operator(const onnxshape_model *m, graph_node *n,
+                                         const Onnx__NodeProto *np, op_attr kernel_specs[2],
+                                         const op_attr **specs, size_t *n_specs, size_t *n_in,
+                                         onnxshape_diag *diag) {
   if (!is_default_domain(np->domain)) {
-    return MFAIL(ONNXSHAPE_ERR_UNKNOWN_OPERATOR,
-                 "operator '{}' of domain '{}' is not supported (only the default domain)", ONNXSHAPE__ARGS(ARG_NAME(n->op_type), ARG_NAME(np->domain)));
+    return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR,
+                 "operator '{}' of domain '{}' is not supported (only the default domain)",
+                 ONNXSHAPE__ARGS(ARG_NAME(n->op_type), ARG_NAME(np->domain)));
   }
-  const op_attr *specs = NULL;
-  size_t n_specs = 0;
-  size_t n_in = 1;
   onnxshape_op op;
-  op_attr kernel_specs[2];
-  const extra_version *ev = NULL;
   if (onnxshape_op_from_name(n->op_type, &op) == ONNXSHAPE_OK) {
-    n->kind = (os_kind)op;
+    n->kind = (node_kind)op;
     onnxshape_status st = onnxshape_resolve_version(op, m->opset, &n->version, NULL);
-    if (st != ONNXSHAPE_OK) return MFAIL(st, "cannot resolve a version of {}", ONNXSHAPE__ARGS(ARG_NAME(n->op_type)));
+    if (st != ONNXSHAPE_OK) {
+      return onnxshape__error(diag, st, "cannot resolve a version of {}", ONNXSHAPE__ARGS(ARG_NAME(n->op_type)));
+    }
     const onnxshape_op_version *v = onnxshape_op_version_get(op, n->version);
     for (size_t i = 0; i < v->num_attrs; i++) {
       kernel_specs[i].name = v->attrs[i].name;
       kernel_specs[i].type = (int)v->attrs[i].type;
       kernel_specs[i].required = v->attrs[i].required;
     }
-    specs = kernel_specs;
-    n_specs = v->num_attrs;
-    n_in = v->num_inputs;
-  } else if (strcmp(n->op_type, "Constant") == 0 || strcmp(n->op_type, "Identity") == 0) {
-    n->kind = n->op_type[0] == 'C' ? OS_KIND_CONSTANT : OS_KIND_IDENTITY;
-    n->version = extra_resolve(n->kind, m->opset);
-    ev = extra_lookup(n->kind, n->version);
-    specs = ev->attrs;
-    n_specs = ev->n_attrs;
-    n_in = n->kind == OS_KIND_CONSTANT ? 0 : 1;
-  } else {
-    return MFAIL(ONNXSHAPE_ERR_UNKNOWN_OPERATOR,
-                 "operator '{}' is not supported (onnxshape runs Shape, Reshape, Size, Constant "
-                 "and Identity)", ONNXSHAPE__ARGS(ARG_NAME(n->op_type)));
+    *specs = kernel_specs;
+    *n_specs = v->num_attrs;
+    *n_in = v->num_inputs;
+    return ONNXSHAPE_OK;
   }
-  /* Attributes. */
+  if (strcmp(n->op_type, "Constant") == 0) {
+    n->kind = NODE_CONSTANT;
+    n->version = onnxshape__other_version(ONNXSHAPE__CONSTANT, m->opset);
+    *specs = constant_attrs(n->version, n_specs);
+    *n_in = 0;
+    return ONNXSHAPE_OK;
+  }
+  if (strcmp(n->op_type, "Identity") == 0) {
+    n->kind = NODE_IDENTITY;
+    n->version = onnxshape__other_version(ONNXSHAPE__IDENTITY, m->opset);
+    *specs = NULL;
+    *n_specs = 0;
+    *n_in = 1;
+    return ONNXSHAPE_OK;
+  }
+  return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR,
+               "operator '{}' is not supported (onnxshape runs Shape, Reshape, Size, Constant "
+               "and Identity)",
+               ONNXSHAPE__ARGS(ARG_NAME(n->op_type)));
+}
+
+/* Every attribute of the node: defined for its version, of the right type,
+ * set at most once; every required one present. */
+static onnxshape_status load_attrs(onnxshape_model *m, graph_node *n, const Onnx__NodeProto *np,
+                                   const op_attr *specs, size_t n_specs, onnxshape_diag *diag) {
   if (np->n_attribute > 0) {
     n->attrs = model_alloc(m, np->n_attribute, sizeof *n->attrs);
-    if (n->attrs == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    if (n->attrs == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
   for (size_t i = 0; i < np->n_attribute; i++) {
     onnxshape_status st = load_attr(m, n, np->attribute[i], &n->attrs[i], specs, n_specs, diag);
@@ -475,7 +443,8 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
     if (st != ONNXSHAPE_OK) return st;
     for (size_t j = 0; j < i; j++) {
       if (strcmp(n->attrs[j].name, n->attrs[i].name) == 0) {
-        return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '{}' is set twice", ONNXSHAPE__ARGS(ARG_NAME(n->attrs[i].name)));
+        return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '{}' is set twice",
+                     ONNXSHAPE__ARGS(ARG_NAME(n->attrs[i].name)));
       }
     }
   }
@@ -484,11 +453,17 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
     int present = 0;
     for (size_t i = 0; i < n->n_attrs; i++) present |= strcmp(n->attrs[i].name, specs[s].name) == 0;
     if (!present) {
-      return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "required attribute '{}' is missing", ONNXSHAPE__ARGS(ARG_NAME(specs[s].name)));
+      return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "required attribute '{}' is missing",
+                   ONNXSHAPE__ARGS(ARG_NAME(specs[s].name)));
     }
   }
+  return ONNXSHAPE_OK;
+}
+
+/* The kernels' attributes, as their structs. */
+static onnxshape_status kernel_attrs(graph_node *n, onnxshape_diag *diag) {
   for (size_t i = 0; i < n->n_attrs; i++) {
-    const os_attr *a = &n->attrs[i];
+    const node_attr *a = &n->attrs[i];
     if (strcmp(a->name, "start") == 0) {
       n->shape_attrs.has_start = 1;
       n->shape_attrs.start = a->i;
@@ -499,54 +474,90 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
       n->reshape_attrs.has_allowzero = 1;
       n->reshape_attrs.allowzero = a->i;
       if (a->i != 0 && a->i != 1) {
-        return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "allowzero = {}; it must be 0 or 1", ONNXSHAPE__ARGS(ARG_INT(a->i)));
+        return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "allowzero = {}; it must be 0 or 1",
+                     ONNXSHAPE__ARGS(ARG_INT(a->i)));
       }
     } else if (strcmp(a->name, "shape") == 0) {
       n->reshape1_shape = a->ints;
       n->reshape1_len = a->n_ints;
     }
   }
-  if (n->kind == OS_KIND_CONSTANT) {
-    onnxshape_status st = load_constant_value(m, n, ev, diag);
-    if (st != ONNXSHAPE_OK) return st;
-  }
-  /* Inputs: exactly the version's count, each produced before this node. */
+  return ONNXSHAPE_OK;
+}
+
+/* The node's inputs (exactly n_in, each defined before the node) and its one
+ * output (a new name). */
+static onnxshape_status connect(onnxshape_model *m, graph_node *n, const Onnx__NodeProto *np,
+                                size_t n_in, onnxshape_diag *diag) {
   if (np->n_input != n_in) {
-    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "takes {} input{}; the node has {}", ONNXSHAPE__ARGS(ARG_UINT(n_in), ARG_NAME(n_in == 1 ? "" : "s"), ARG_UINT(np->n_input)));
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "takes {} input{}; the node has {}",
+                 ONNXSHAPE__ARGS(ARG_UINT(n_in), ARG_STR(n_in == 1 ? "" : "s"),
+                                 ARG_UINT(np->n_input)));
   }
   if (np->n_output != 1) {
-    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "has 1 output; the node has {}", ONNXSHAPE__ARGS(ARG_UINT(np->n_output)));
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "has 1 output; the node has {}",
+                 ONNXSHAPE__ARGS(ARG_UINT(np->n_output)));
   }
   n->inputs = model_alloc(m, n_in + 1, sizeof *n->inputs);
   n->outputs = model_alloc(m, 1, sizeof *n->outputs);
-  if (n->inputs == NULL || n->outputs == NULL) return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (n->inputs == NULL || n->outputs == NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  }
   n->n_inputs = n_in;
   n->n_outputs = 1;
   for (size_t i = 0; i < n_in; i++) {
     const char *in = np->input[i];
     if (in == NULL || in[0] == '\0') {
-      return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "input {} is empty; it is not optional", ONNXSHAPE__ARGS(ARG_UINT(i)));
+      return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "input {} is empty; it is not optional",
+                   ONNXSHAPE__ARGS(ARG_UINT(i)));
     }
     long s = onnxshape__model_find_slot(m, in);
     if (s < 0) {
       return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
                    "input '{}' is not a graph input, an initializer or the output of an earlier "
-                   "node", ONNXSHAPE__ARGS(ARG_NAME(in)));
+                   "node",
+                   ONNXSHAPE__ARGS(ARG_NAME(in)));
     }
     n->inputs[i] = (size_t)s;
   }
   const char *out = np->output[0];
-  if (out == NULL || out[0] == '\0') return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output 0 is empty", ONNXSHAPE__NO_ARGS);
-  if (onnxshape__model_find_slot(m, out) >= 0) {
-    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output '{}' is already defined", ONNXSHAPE__ARGS(ARG_NAME(out)));
+  if (out == NULL || out[0] == '\0') {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output 0 is empty", ONNXSHAPE__NO_ARGS);
   }
-  return add_slot(m, out, OS_SLOT_NODE, &n->outputs[0], diag);
+  if (onnxshape__model_find_slot(m, out) >= 0) {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output '{}' is already defined",
+                 ONNXSHAPE__ARGS(ARG_NAME(out)));
+  }
+  return add_slot(m, out, SLOT_NODE, &n->outputs[0], diag);
+}
+
+static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np, size_t index,
+                                  onnxshape_diag *diag) {
+  graph_node *n = &m->nodes[index];
+  n->name = np->name != NULL ? np->name : "";
+  n->op_type = np->op_type != NULL ? np->op_type : "";
+  if (n->name[0] != '\0') {
+    n->label = n->name; /* messages escape it, and shorten it in the middle */
+  } else {
+    (void)onnxshape__format(n->unnamed, sizeof n->unnamed, "#{}", ONNXSHAPE__ARGS(ARG_UINT(index)));
+    n->label = n->unnamed;
+  }
+  diag->node = n->label;
+  op_attr kernel_specs[2];
+  const op_attr *specs = NULL;
+  size_t n_specs = 0, n_in = 0;
+  onnxshape_status st = resolve_operator(m, n, np, kernel_specs, &specs, &n_specs, &n_in, diag);
+  if (st == ONNXSHAPE_OK) st = load_attrs(m, n, np, specs, n_specs, diag);
+  if (st == ONNXSHAPE_OK) st = kernel_attrs(n, diag);
+  if (st == ONNXSHAPE_OK && n->kind == NODE_CONSTANT) st = load_constant_value(m, n, diag);
+  if (st == ONNXSHAPE_OK) st = connect(m, n, np, n_in, diag);
+  return st;
 }
 
 static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g,
                                    onnxshape_diag *diag) {
   if (g->n_sparse_initializer > 0) {
-    return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "sparse initializers are not supported", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "sparse initializers are not supported", ONNXSHAPE__NO_ARGS);
   }
   size_t cap = g->n_input + g->n_initializer + g->n_node + 1;
   size_t index_size = 8;
@@ -562,13 +573,13 @@ static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g
   m->nodes = model_alloc(m, g->n_node + 1, sizeof *m->nodes);
   if (!m->slot_index || !m->slots || !m->inits || !m->inputs || !m->input_slots || !m->outputs ||
       !m->output_slots || !m->nodes) {
-    return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
   for (size_t i = 0; i < g->n_input; i++) {
     onnxshape_status st = load_decl(m, g->input[i], &m->inputs[i], "input", diag);
     m->n_inputs = i + 1;
     if (st != ONNXSHAPE_OK) return st;
-    st = add_slot(m, m->inputs[i].name, OS_SLOT_INPUT, &m->input_slots[i], diag);
+    st = add_slot(m, m->inputs[i].name, SLOT_INPUT, &m->input_slots[i], diag);
     if (st != ONNXSHAPE_OK) return st;
     m->slots[m->input_slots[i]].input_index = i;
   }
@@ -578,10 +589,10 @@ static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g
         onnxshape__tensor_from_proto(g->initializer[i], m->ext, m->arena, &t, diag);
     if (st != ONNXSHAPE_OK) return st;
     m->inits[m->n_inits++] = t;
-    if (t->name[0] == '\0') return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "initializer {} has no name", ONNXSHAPE__ARGS(ARG_UINT(i)));
+    if (t->name[0] == '\0') return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "initializer {} has no name", ONNXSHAPE__ARGS(ARG_UINT(i)));
     long s = onnxshape__model_find_slot(m, t->name);
     if (s >= 0 && m->slots[s].init != NULL) {
-      return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the name '{}' is defined twice", ONNXSHAPE__ARGS(ARG_NAME(t->name)));
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "the name '{}' is defined twice", ONNXSHAPE__ARGS(ARG_NAME(t->name)));
     }
     if (s >= 0) { /* a graph input with a default value, which must fit its declaration */
       st = onnxshape__decl_check(&m->inputs[m->slots[s].input_index], t->view.type, t->view.rank,
@@ -591,7 +602,7 @@ static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g
       continue;
     }
     size_t idx;
-    st = add_slot(m, t->name, OS_SLOT_INITIALIZER, &idx, diag);
+    st = add_slot(m, t->name, SLOT_INITIALIZER, &idx, diag);
     if (st != ONNXSHAPE_OK) return st;
     m->slots[idx].init = t;
   }
@@ -601,14 +612,14 @@ static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g
     if (st != ONNXSHAPE_OK) return st;
   }
   diag->node = NULL;
-  if (g->n_output == 0) return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the graph has no outputs", ONNXSHAPE__NO_ARGS);
+  if (g->n_output == 0) return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "the graph has no outputs", ONNXSHAPE__NO_ARGS);
   for (size_t i = 0; i < g->n_output; i++) {
     onnxshape_status st = load_decl(m, g->output[i], &m->outputs[i], "output", diag);
     m->n_outputs = i + 1;
     if (st != ONNXSHAPE_OK) return st;
     long s = onnxshape__model_find_slot(m, m->outputs[i].name);
     if (s < 0) {
-      return MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
                    "graph output '{}' is not produced by any node, input or initializer", ONNXSHAPE__ARGS(ARG_NAME(m->outputs[i].name)));
     }
     m->output_slots[i] = (size_t)s;
@@ -626,18 +637,18 @@ onnxshape_status onnxshape__model_decode(const void *bytes, size_t len, const ch
                            len, onnxshape__memory_limit(len), arena, &msg, &limited);
   if (st == ONNXSHAPE_ERR_MALFORMED) {
     if (shown != NULL) {
-      return MFAIL(st, "'{}' is not a valid ONNX model (protobuf decoding failed)",
+      return onnxshape__error(diag, st, "'{}' is not a valid ONNX model (protobuf decoding failed)",
                    ONNXSHAPE__ARGS(ARG_NAME(shown)));
     }
-    return MFAIL(st, "not a valid ONNX model (protobuf decoding failed)", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, st, "not a valid ONNX model (protobuf decoding failed)", ONNXSHAPE__NO_ARGS);
   }
   if (st != ONNXSHAPE_OK && limited) {
-    return MFAIL(st,
+    return onnxshape__error(diag, st,
                  "decoding the model ({} bytes) would take more than {} MiB of memory "
                  "(" ONNXSHAPE__LIMIT_TEXT ")",
                  ONNXSHAPE__ARGS(ARG_UINT(len), ARG_UINT(onnxshape__memory_limit(len) >> 20)));
   }
-  if (st != ONNXSHAPE_OK) return MFAIL(st, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (st != ONNXSHAPE_OK) return onnxshape__error(diag, st, "out of memory", ONNXSHAPE__NO_ARGS);
   *proto = msg;
   return ONNXSHAPE_OK;
 }
@@ -649,7 +660,7 @@ onnxshape_status onnxshape__model_load(const void *proto, onnxshape__arena *a,
   onnxshape_model *m = onnxshape__arena_alloc(a, sizeof *m); /* zeroed */
   if (m == NULL) {
     onnxshape__arena_release(a);
-    return MFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
   m->arena = a;
   m->proto = (void *)(uintptr_t)proto;
@@ -658,11 +669,11 @@ onnxshape_status onnxshape__model_load(const void *proto, onnxshape__arena *a,
   const char *caller_node = diag->node;
   onnxshape_status st;
   if (mp->ir_version < 3) {
-    st = MFAIL(ONNXSHAPE_ERR_INVALID_MODEL,
+    st = onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
                "ir_version {} is not supported (opset imports need IR version 3 or later)",
                ONNXSHAPE__ARGS(ARG_INT(mp->ir_version)));
   } else if (mp->graph == NULL) {
-    st = MFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "the model has no graph", ONNXSHAPE__NO_ARGS);
+    st = onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "the model has no graph", ONNXSHAPE__NO_ARGS);
   } else {
     st = load_opset(m, mp, diag);
     if (st == ONNXSHAPE_OK) st = load_graph(m, mp->graph, diag);
@@ -680,7 +691,7 @@ onnxshape_status onnxshape__model_load(const void *proto, onnxshape__arena *a,
 onnxshape_status onnxshape_model_parse(const void *bytes, size_t len, const char *base_dir,
                                        onnxshape_model **out, onnxshape_diag *diag) {
   if (out == NULL || (bytes == NULL && len > 0)) {
-    return MFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_parse: NULL argument", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_parse: NULL argument", ONNXSHAPE__NO_ARGS);
   }
   onnxshape_diag local;
   if (diag == NULL) {
@@ -725,7 +736,7 @@ onnxshape_status onnxshape__model_file(const char *path, unsigned char **bytes, 
 onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **out,
                                            onnxshape_diag *diag) {
   if (path == NULL || out == NULL) {
-    return MFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_read_file: NULL argument", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_read_file: NULL argument", ONNXSHAPE__NO_ARGS);
   }
   onnxshape_diag local;
   if (diag == NULL) {
@@ -750,14 +761,14 @@ onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **o
 
 onnxshape_status onnxshape_model_check_files(const onnxshape_model *m, onnxshape_diag *diag) {
   if (m == NULL) {
-    return MFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_check_files: NULL argument", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_check_files: NULL argument", ONNXSHAPE__NO_ARGS);
   }
   for (size_t i = 0; i < m->n_inits; i++) {
     onnxshape_status st = onnxshape__map_check(&m->inits[i]->map, diag);
     if (st != ONNXSHAPE_OK) return st;
   }
   for (size_t i = 0; i < m->n_nodes; i++) {
-    const os_node *n = &m->nodes[i];
+    const graph_node *n = &m->nodes[i];
     if (n->constant == NULL) continue;
     onnxshape_status st = onnxshape__map_check(&n->constant->map, diag);
     if (st != ONNXSHAPE_OK) return st;

@@ -9,17 +9,35 @@
 #include "onnxshape.h"
 
 /* Operators the runner knows besides the three kernels. */
-typedef enum os_kind {
-  OS_KIND_SHAPE = ONNXSHAPE_OP_SHAPE,
-  OS_KIND_RESHAPE = ONNXSHAPE_OP_RESHAPE,
-  OS_KIND_SIZE = ONNXSHAPE_OP_SIZE,
-  OS_KIND_CONSTANT = 10,
-  OS_KIND_IDENTITY = 11
-} os_kind;
+typedef enum node_kind {
+  NODE_SHAPE = ONNXSHAPE_OP_SHAPE,
+  NODE_RESHAPE = ONNXSHAPE_OP_RESHAPE,
+  NODE_SIZE = ONNXSHAPE_OP_SIZE,
+  NODE_CONSTANT = 10,
+  NODE_IDENTITY = 11
+} node_kind;
 
-/* AttributeProto.AttributeType numbers used here. */
-enum { OS_ATTR_FLOAT = 1, OS_ATTR_INT = 2, OS_ATTR_STRING = 3, OS_ATTR_TENSOR = 4,
-       OS_ATTR_FLOATS = 6, OS_ATTR_INTS = 7, OS_ATTR_STRINGS = 8, OS_ATTR_SPARSE_TENSOR = 11 };
+/* AttributeProto.AttributeType, with ONNX's numbers (the public header's
+ * onnxshape_attr_type has the two the kernels take, with the same numbers). */
+typedef enum attr_type {
+  ATTR_UNDEFINED = 0,
+  ATTR_FLOAT = 1,
+  ATTR_INT = 2,
+  ATTR_STRING = 3,
+  ATTR_TENSOR = 4,
+  ATTR_GRAPH = 5,
+  ATTR_FLOATS = 6,
+  ATTR_INTS = 7,
+  ATTR_STRINGS = 8,
+  ATTR_TENSORS = 9,
+  ATTR_GRAPHS = 10,
+  ATTR_SPARSE_TENSOR = 11,
+  ATTR_SPARSE_TENSORS = 12,
+  ATTR_TYPE_PROTO = 13,
+  ATTR_TYPE_PROTOS = 14
+} attr_type;
+_Static_assert(ATTR_INT == (int)ONNXSHAPE_ATTR_INT && ATTR_INTS == (int)ONNXSHAPE_ATTR_INTS,
+               "one numbering of attribute types");
 
 /* A tensor and what it points at: a standalone tensor (a tensor file) lives
  * in its own arena with everything decoded for it; a model's tensors live in
@@ -38,21 +56,21 @@ typedef struct onnxshape__extdir {
   int fd;           /* the open directory, or -1 */
 } onnxshape__extdir;
 
-typedef struct os_dim {
+typedef struct decl_dim {
   int64_t value;     /* >= 0, or -1 when unknown */
   const char *param; /* the symbol (dim_param) when value is -1, or NULL */
-} os_dim;
+} decl_dim;
 
-typedef struct os_value_decl {
+typedef struct value_decl {
   const char *name;
   int has_type;      /* 1 for a tensor type with an elem_type */
   int32_t elem_type;
   int has_shape;
   size_t rank;
-  os_dim *dims;
-} os_value_decl;
+  decl_dim *dims;
+} value_decl;
 
-typedef struct os_attr {
+typedef struct node_attr {
   const char *name;
   int type;
   int64_t i;
@@ -65,37 +83,37 @@ typedef struct os_attr {
   onnxshape_string *strings;
   size_t n_strings;
   onnxshape_owned_tensor *t;
-} os_attr;
+} node_attr;
 
-typedef struct os_node {
+typedef struct graph_node {
   const char *name;   /* may be "" */
   const char *label;  /* the name quoted in messages: name, or "#<index>" when unnamed */
   char unnamed[24];   /* "#<index>" */
   const char *op_type;
-  os_kind kind;
+  node_kind kind;
   int version;        /* resolved since_version */
   size_t n_inputs, n_outputs;
   size_t *inputs;     /* slot indices */
   size_t *outputs;
   size_t n_attrs;
-  os_attr *attrs;
+  node_attr *attrs;
   /* Decoded attributes for the kernels. */
   onnxshape_shape_attrs shape_attrs;
   onnxshape_reshape_attrs reshape_attrs;
   const int64_t *reshape1_shape; /* Reshape-1's `shape` attribute */
   size_t reshape1_len;
   onnxshape_owned_tensor *constant; /* Constant's value */
-} os_node;
+} graph_node;
 
 /* Where a slot's value comes from before any node runs. */
-typedef enum os_slot_kind { OS_SLOT_INPUT, OS_SLOT_INITIALIZER, OS_SLOT_NODE } os_slot_kind;
+typedef enum slot_kind { SLOT_INPUT, SLOT_INITIALIZER, SLOT_NODE } slot_kind;
 
-typedef struct os_slot {
+typedef struct value_slot {
   const char *name;
-  os_slot_kind kind;
+  slot_kind kind;
   onnxshape_owned_tensor *init; /* initializer, when there is one */
-  size_t input_index;           /* index into inputs, for OS_SLOT_INPUT */
-} os_slot;
+  size_t input_index;           /* index into inputs, for SLOT_INPUT */
+} value_slot;
 
 struct onnxshape_model {
   int64_t opset;        /* default-domain opset */
@@ -104,19 +122,19 @@ struct onnxshape_model {
   void *proto;          /* the decoded ModelProto, allocated in arena */
   struct onnxshape__arena *arena; /* the model's memory, released as a whole */
   size_t n_inputs;      /* graph inputs, in file order */
-  os_value_decl *inputs;
+  value_decl *inputs;
   size_t *input_slots;
   size_t n_outputs;
-  os_value_decl *outputs;
+  value_decl *outputs;
   size_t *output_slots;
   size_t n_slots;
-  os_slot *slots;
+  value_slot *slots;
   size_t *slot_index; /* open-addressing hash of the slot names: slot + 1, 0 empty */
   size_t slot_mask;   /* its size - 1 (a power of two, at least twice the slots) */
   size_t n_inits;
   onnxshape_owned_tensor **inits;
   size_t n_nodes;
-  os_node *nodes;
+  graph_node *nodes;
 };
 
 /* Tensor decoding, shared by the model and tensor-file loaders. `msg` is an
@@ -134,7 +152,7 @@ void onnxshape__extdir_close(onnxshape__extdir *ext);
  * ERR_TYPE_NOT_ALLOWED, ERR_INVALID_RANK or ERR_INVALID_MODEL (a numeric dim
  * that differs; with model_error, every mismatch), the message saying
  * "input 'x' is declared ... but <as> ...". */
-onnxshape_status onnxshape__decl_check(const os_value_decl *d, int32_t type, size_t rank,
+onnxshape_status onnxshape__decl_check(const value_decl *d, int32_t type, size_t rank,
                                        const int64_t *dims, const char *as, int model_error,
                                        onnxshape_diag *diag);
 

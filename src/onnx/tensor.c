@@ -18,7 +18,6 @@
 #include "pbfast.h"
 #include "wire.h"
 
-#define FAIL(st, ...) onnxshape__fail(diag, st, NULL, 0, __VA_ARGS__)
 
 void onnxshape_owned_tensor_free(onnxshape_owned_tensor *t) {
   if (t == NULL) return;
@@ -37,7 +36,7 @@ const char *onnxshape_owned_tensor_name(const onnxshape_owned_tensor *t) {
 onnxshape_status onnxshape_owned_tensor_check_file(const onnxshape_owned_tensor *t,
                                                    onnxshape_diag *diag) {
   if (t == NULL) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "owned_tensor_check_file: NULL argument",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "owned_tensor_check_file: NULL argument",
                 ONNXSHAPE__NO_ARGS);
   }
   onnxshape_status st = onnxshape__map_check(&t->map, diag);
@@ -135,7 +134,7 @@ static onnxshape_status check_typed_field(const Onnx__TensorProto *tp, int32_t t
   *count = present_field_count(tp, &have);
   field_kind want = field_of(type);
   if (have != want) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': a {} tensor keeps its values in {}, not {}",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': a {} tensor keeps its values in {}, not {}",
                 ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_STR(onnxshape_type_name(type)),
                                 ARG_STR(field_names[want]), ARG_STR(field_names[have])));
   }
@@ -144,7 +143,7 @@ static onnxshape_status check_typed_field(const Onnx__TensorProto *tp, int32_t t
   uint32_t bits = onnxshape_type_get(type)->bits;
   if (bits > 0 && bits < 8) expected = bytes;
   if ((uint64_t)*count != expected) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': {} holds {} values; dims need {}",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': {} holds {} values; dims need {}",
                 ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_STR(field_names[have]), ARG_UINT(*count),
                                 ARG_UINT(expected)));
   }
@@ -174,7 +173,7 @@ static onnxshape_status store_typed(const Onnx__TensorProto *tp, int32_t type, s
         return ONNXSHAPE_OK;
       }
       if (tp->uint64_data[i] > UINT32_MAX) {
-        return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR,
+        return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR,
                     "tensor '{}': uint64_data[{}] = {} does not fit uint32",
                     ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_UINT(i), ARG_UINT(tp->uint64_data[i])));
       }
@@ -186,7 +185,7 @@ static onnxshape_status store_typed(const Onnx__TensorProto *tp, int32_t type, s
       int32_range(type, &lo, &hi, &width);
       int64_t v = tp->int32_data[i];
       if (v < lo || v > hi) {
-        return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR,
+        return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR,
                     "tensor '{}': int32_data[{}] = {} is out of range for {} ({} to {})",
                     ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_UINT(i), ARG_INT(v),
                                     ARG_STR(onnxshape_type_name(type)), ARG_INT(lo), ARG_INT(hi)));
@@ -206,7 +205,7 @@ static onnxshape_status decode_typed(const Onnx__TensorProto *tp, onnxshape_owne
   if (st != ONNXSHAPE_OK) return st;
   if (type == ONNXSHAPE_TYPE_STRING) {
     onnxshape_string *s = onnxshape__arena_alloc(arena, count * sizeof *s);
-    if (s == NULL) return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    if (s == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
     for (size_t i = 0; i < count; i++) {
       s[i].data = (const char *)tp->string_data[i].data;
       s[i].length = tp->string_data[i].len;
@@ -216,7 +215,7 @@ static onnxshape_status decode_typed(const Onnx__TensorProto *tp, onnxshape_owne
     return ONNXSHAPE_OK;
   }
   unsigned char *out = onnxshape__arena_alloc(arena, bytes);
-  if (out == NULL) return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (out == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   t->view.data = out;
   t->view.data_bytes = bytes;
   for (size_t i = 0; i < count; i++) {
@@ -265,7 +264,7 @@ static onnxshape_status read_external_keys(const Onnx__TensorProto *tp, external
       int is_offset = key[0] == 'o';
       twice = is_offset ? k->has_offset : k->has_length;
       if (!parse_u64(value, is_offset ? &k->offset : &k->length)) {
-        return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR,
+        return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR,
                     "tensor '{}': external data {} '{}' is not a non-negative integer",
                     ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_STR(key), ARG_NAME(value)));
       }
@@ -274,20 +273,20 @@ static onnxshape_status read_external_keys(const Onnx__TensorProto *tp, external
       twice = seen_checksum; /* a SHA-1 of the data; not checked */
       seen_checksum = 1;
     } else {
-      return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR,
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR,
                   "tensor '{}': external data key '{}' is not one of location, offset, length, "
                   "checksum",
                   ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_NAME(key)));
     }
     if (twice) {
-      return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR,
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR,
                   "tensor '{}': external data key '{}' is given twice; readers disagree on which "
                   "one holds",
                   ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_STR(key)));
     }
   }
   if (k->location == NULL || k->location[0] == '\0') {
-    return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': external data without a location",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': external data without a location",
                 ONNXSHAPE__ARGS(ARG_NAME(label(tp))));
   }
   return ONNXSHAPE_OK;
@@ -299,18 +298,18 @@ static onnxshape_status check_external_region(const Onnx__TensorProto *tp, const
                                               uint64_t file_size, size_t bytes,
                                               onnxshape_diag *diag) {
   if (k->has_length && k->length != bytes) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR,
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR,
                 "tensor '{}': external data length {} does not match the {} bytes its dims need",
                 ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_UINT(k->length), ARG_UINT(bytes)));
   }
   if (k->offset > file_size) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR,
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR,
                 "tensor '{}': external data offset {} is past the end of '{}' ({} bytes)",
                 ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_UINT(k->offset), ARG_NAME(k->location),
                                 ARG_UINT(file_size)));
   }
   if ((uint64_t)bytes > file_size - k->offset) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR,
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR,
                 "tensor '{}': its {} bytes at offset {} run past the end of '{}' ({} bytes)",
                 ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_UINT(bytes), ARG_UINT(k->offset),
                                 ARG_NAME(k->location), ARG_UINT(file_size)));
@@ -322,14 +321,14 @@ static onnxshape_status decode_external(const Onnx__TensorProto *tp, onnxshape_o
                                         size_t bytes, onnxshape__extdir *ext,
                                         onnxshape_diag *diag) {
   if (t->view.type == ONNXSHAPE_TYPE_STRING) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': string tensors cannot use external data",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': string tensors cannot use external data",
                 ONNXSHAPE__ARGS(ARG_NAME(label(tp))));
   }
   external_keys k;
   onnxshape_status st = read_external_keys(tp, &k, diag);
   if (st != ONNXSHAPE_OK) return st;
   if (ext == NULL || ext->path == NULL) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR,
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR,
                 "tensor '{}': external data is not allowed here (no model directory)",
                 ONNXSHAPE__ARGS(ARG_NAME(label(tp))));
   }
@@ -360,31 +359,31 @@ static onnxshape_status decode_external(const Onnx__TensorProto *tp, onnxshape_o
 static onnxshape_status check_header(const Onnx__TensorProto *tp, int64_t *n, size_t *bytes,
                                      onnxshape_diag *diag) {
   if (!tp->has_data_type || onnxshape_type_get(tp->data_type) == NULL) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': data_type {} is not a known type (1 to {})",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': data_type {} is not a known type (1 to {})",
                 ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_INT(tp->has_data_type ? tp->data_type : 0),
                                 ARG_INT(ONNXSHAPE_TYPE_LAST)));
   }
   if (tp->segment != NULL) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': segmented tensors are not supported",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': segmented tensors are not supported",
                 ONNXSHAPE__ARGS(ARG_NAME(label(tp))));
   }
   for (size_t i = 0; i < tp->n_dims; i++) {
     if (tp->dims[i] < 0) {
-      return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': dims[{}] = {} is negative",
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': dims[{}] = {} is negative",
                   ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_UINT(i), ARG_INT(tp->dims[i])));
     }
   }
   if (onnxshape_dims_count(tp->dims, tp->n_dims, n) != ONNXSHAPE_OK) {
-    return FAIL(ONNXSHAPE_ERR_OVERFLOW, "tensor '{}': the element count overflows int64",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OVERFLOW, "tensor '{}': the element count overflows int64",
                 ONNXSHAPE__ARGS(ARG_NAME(label(tp))));
   }
   if (onnxshape_type_storage_bytes(tp->data_type, *n, bytes) != ONNXSHAPE_OK) {
-    return FAIL(ONNXSHAPE_ERR_OVERFLOW, "tensor '{}': {} elements of {} do not fit in memory",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OVERFLOW, "tensor '{}': {} elements of {} do not fit in memory",
                 ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_INT(*n),
                                 ARG_STR(onnxshape_type_name(tp->data_type))));
   }
   if (payload_fields(tp) > 1) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR,
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR,
                 "tensor '{}': more than one of raw_data, external data and the typed fields is set",
                 ONNXSHAPE__ARGS(ARG_NAME(label(tp))));
   }
@@ -399,12 +398,12 @@ static onnxshape_status decode_payload(const Onnx__TensorProto *tp, onnxshape_ow
   if (is_external(tp)) return decode_external(tp, t, bytes, ext, diag);
   if (tp->has_raw_data) {
     if (tp->data_type == ONNXSHAPE_TYPE_STRING) {
-      return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR,
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR,
                   "tensor '{}': string tensors keep their values in string_data, never raw_data",
                   ONNXSHAPE__ARGS(ARG_NAME(label(tp))));
     }
     if (tp->raw_data.len != bytes) {
-      return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': raw_data holds {} bytes; {} elements of {} need {}",
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': raw_data holds {} bytes; {} elements of {} need {}",
                   ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_UINT(tp->raw_data.len), ARG_INT(n),
                                   ARG_STR(onnxshape_type_name(tp->data_type)), ARG_UINT(bytes)));
     }
@@ -414,7 +413,7 @@ static onnxshape_status decode_payload(const Onnx__TensorProto *tp, onnxshape_ow
   }
   if (payload_fields(tp) == 1) return decode_typed(tp, t, n, bytes, arena, diag);
   if (n > 0) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': {} elements but no data",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR, "tensor '{}': {} elements but no data",
                 ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_INT(n)));
   }
   return ONNXSHAPE_OK;
@@ -430,7 +429,7 @@ onnxshape_status onnxshape__tensor_from_proto(const void *msg, onnxshape__extdir
   onnxshape_status st = check_header(tp, &n, &bytes, diag);
   if (st != ONNXSHAPE_OK) return st;
   onnxshape_owned_tensor *t = onnxshape__arena_alloc(arena, sizeof *t); /* zeroed */
-  if (t == NULL) return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (t == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   t->map.fd = -1;
   t->name = tp->name != NULL ? tp->name : "";
   t->view.type = tp->data_type;
@@ -462,14 +461,14 @@ static onnxshape_status decode_standalone(const uint8_t *b, size_t len,
                                              onnxshape__memory_limit(len), &arena, &msg, &limited);
   if (st == ONNXSHAPE_ERR_MALFORMED) {
     if (shown != NULL) {
-      return FAIL(st, "'{}' is not a valid TensorProto file ({} bytes)",
+      return onnxshape__error(diag, st, "'{}' is not a valid TensorProto file ({} bytes)",
                   ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(file_len)));
     }
-    return FAIL(st, "not a valid TensorProto ({} bytes)", ONNXSHAPE__ARGS(ARG_UINT(len)));
+    return onnxshape__error(diag, st, "not a valid TensorProto ({} bytes)", ONNXSHAPE__ARGS(ARG_UINT(len)));
   }
   if (st != ONNXSHAPE_OK) {
-    if (!limited) return FAIL(st, "out of memory", ONNXSHAPE__NO_ARGS);
-    return FAIL(st,
+    if (!limited) return onnxshape__error(diag, st, "out of memory", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, st,
                 "decoding {} ({} bytes) would take more than {} MiB of memory "
                 "(" ONNXSHAPE__LIMIT_TEXT ")",
                 ONNXSHAPE__ARGS(ARG_NAME(shown != NULL ? shown : "the tensor"), ARG_UINT(file_len),
@@ -494,7 +493,7 @@ static onnxshape_status decode_standalone(const uint8_t *b, size_t len,
 onnxshape_status onnxshape_tensor_parse(const void *bytes, size_t len, const char *base_dir,
                                         onnxshape_owned_tensor **out, onnxshape_diag *diag) {
   if (out == NULL || (bytes == NULL && len > 0)) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "tensor_parse: NULL argument", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "tensor_parse: NULL argument", ONNXSHAPE__NO_ARGS);
   }
   onnxshape__extdir ext = {base_dir, -1};
   onnxshape_status st = decode_standalone(bytes != NULL ? bytes : (const uint8_t *)"", len, NULL,
@@ -545,7 +544,7 @@ static onnxshape_status parse_in_place(const onnxshape__map *m, onnxshape__extdi
   }
   size_t rest_len = len - (end - start);
   uint8_t *rest = onnxshape__malloc(rest_len);
-  if (rest == NULL) return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (rest == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   memcpy(rest, b, start);
   memcpy(rest + start, b + end, len - end);
   ProtobufCBinaryData data = {(size_t)raw.v, (uint8_t *)(uintptr_t)raw.at};
@@ -575,7 +574,7 @@ static onnxshape_status read_tensor_file(const char *path, const char *base,
   }
   if ((uint64_t)sb.st_size > SIZE_MAX) {
     close(fd);
-    return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "'{}' ({} bytes) is too large for this machine",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "'{}' ({} bytes) is too large for this machine",
                 ONNXSHAPE__ARGS(ARG_NAME(path), ARG_UINT((uint64_t)sb.st_size)));
   }
   onnxshape__map m;
@@ -601,7 +600,7 @@ static onnxshape_status read_tensor_file(const char *path, const char *base,
 onnxshape_status onnxshape_tensor_read_file(const char *path, onnxshape_owned_tensor **out,
                                             onnxshape_diag *diag) {
   if (path == NULL || out == NULL) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "tensor_read_file: NULL argument", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "tensor_read_file: NULL argument", ONNXSHAPE__NO_ARGS);
   }
   /* External data resolves in the directory the file was opened from. */
   onnxshape__extdir ext = {NULL, -1};
@@ -626,19 +625,19 @@ static onnxshape_status tensor_proto(const char *name, const onnxshape_tensor *t
                                      onnxshape_diag *diag) {
   *strs = NULL;
   if (t == NULL || (t->dims == NULL && t->rank > 0)) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "tensor_write: NULL tensor or dims", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "tensor_write: NULL tensor or dims", ONNXSHAPE__NO_ARGS);
   }
   if (onnxshape_type_get(t->type) == NULL) {
-    return FAIL(ONNXSHAPE_ERR_UNKNOWN_TYPE, "cannot write element type {}", ONNXSHAPE__ARGS(ARG_INT(t->type)));
+    return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_TYPE, "cannot write element type {}", ONNXSHAPE__ARGS(ARG_INT(t->type)));
   }
   int64_t n;
   onnxshape_status st = onnxshape_dims_count(t->dims, t->rank, &n);
-  if (st != ONNXSHAPE_OK) return FAIL(st, "cannot write a tensor with invalid dims", ONNXSHAPE__NO_ARGS);
+  if (st != ONNXSHAPE_OK) return onnxshape__error(diag, st, "cannot write a tensor with invalid dims", ONNXSHAPE__NO_ARGS);
   size_t bytes;
   st = onnxshape_type_storage_bytes(t->type, n, &bytes);
-  if (st != ONNXSHAPE_OK) return FAIL(st, "tensor too large to write", ONNXSHAPE__NO_ARGS);
+  if (st != ONNXSHAPE_OK) return onnxshape__error(diag, st, "tensor too large to write", ONNXSHAPE__NO_ARGS);
   if (t->data_bytes < bytes || (t->data == NULL && bytes > 0)) {
-    return FAIL(ONNXSHAPE_ERR_DATA_SIZE, "tensor holds {} bytes; its dims need {}",
+    return onnxshape__error(diag, ONNXSHAPE_ERR_DATA_SIZE, "tensor holds {} bytes; its dims need {}",
                 ONNXSHAPE__ARGS(ARG_UINT(t->data_bytes), ARG_UINT(bytes)));
   }
   Onnx__TensorProto init = ONNX__TENSOR_PROTO__INIT;
@@ -656,7 +655,7 @@ static onnxshape_status tensor_proto(const char *name, const onnxshape_tensor *t
   }
   const onnxshape_string *s = t->data;
   *strs = onnxshape__malloc_n((size_t)n, sizeof **strs);
-  if (*strs == NULL) return FAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (*strs == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   for (int64_t i = 0; i < n; i++) {
     (*strs)[i].len = s[i].length;
     (*strs)[i].data = (uint8_t *)(uintptr_t)s[i].data;
@@ -669,7 +668,7 @@ static onnxshape_status tensor_proto(const char *name, const onnxshape_tensor *t
 onnxshape_status onnxshape_tensor_write_file(const char *path, const char *name,
                                              const onnxshape_tensor *t, onnxshape_diag *diag) {
   if (path == NULL) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "tensor_write_file: NULL path", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "tensor_write_file: NULL path", ONNXSHAPE__NO_ARGS);
   }
   Onnx__TensorProto tp;
   ProtobufCBinaryData *strs;
@@ -683,7 +682,7 @@ onnxshape_status onnxshape_tensor_write_file(const char *path, const char *name,
 onnxshape_status onnxshape_tensor_write_fd(int fd, const char *shown, const char *name,
                                            const onnxshape_tensor *t, onnxshape_diag *diag) {
   if (fd < 0) {
-    return FAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "tensor_write_fd: no file", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "tensor_write_fd: no file", ONNXSHAPE__NO_ARGS);
   }
   Onnx__TensorProto tp;
   ProtobufCBinaryData *strs;

@@ -41,8 +41,7 @@ static int64_t clamp_axis(int64_t axis, int64_t r) {
 static onnxshape_status shape_slice(int version, int32_t type, size_t rank,
                                     const onnxshape_shape_attrs *attrs, size_t *s, size_t *e,
                                     onnxshape_diag *diag) {
-  const onnxshape_op_version *v;
-  onnxshape_status st = onnxshape__enter(ONNXSHAPE_OP_SHAPE, version, type, &v, diag);
+  onnxshape_status st = onnxshape__enter(ONNXSHAPE_OP_SHAPE, version, type, diag);
   if (st != ONNXSHAPE_OK) return st;
   if (rank > (size_t)INT64_MAX) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Shape", version,
@@ -51,7 +50,7 @@ static onnxshape_status shape_slice(int version, int32_t type, size_t rank,
   int has_start = attrs != NULL && attrs->has_start;
   int has_end = attrs != NULL && attrs->has_end;
   /* SHAPE-ATTRS-VERSION: start and end exist from Shape-15 on. */
-  if (version < 15 && (has_start || has_end)) {
+  if (version < ONNXSHAPE__SHAPE_ATTRS_SINCE && (has_start || has_end)) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Shape", version,
                            "attribute '{}' is not defined before Shape-15", ONNXSHAPE__ARGS(ARG_NAME(has_start ? "start" : "end")));
   }

@@ -3,8 +3,7 @@
 #include "../core/internal.h"
 
 onnxshape_status onnxshape_size_infer(int version, int32_t type, onnxshape_diag *diag) {
-  const onnxshape_op_version *v;
-  return onnxshape__enter(ONNXSHAPE_OP_SIZE, version, type, &v, diag);
+  return onnxshape__enter(ONNXSHAPE_OP_SIZE, version, type, diag);
 }
 
 onnxshape_status onnxshape_size_run(int version, const onnxshape_tensor *data, int64_t *out,
@@ -13,8 +12,7 @@ onnxshape_status onnxshape_size_run(int version, const onnxshape_tensor *data, i
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Size", version,
                            "data and out must not be NULL", ONNXSHAPE__NO_ARGS);
   }
-  const onnxshape_op_version *v;
-  onnxshape_status st = onnxshape__enter(ONNXSHAPE_OP_SIZE, version, data->type, &v, diag);
+  onnxshape_status st = onnxshape__enter(ONNXSHAPE_OP_SIZE, version, data->type, diag);
   if (st != ONNXSHAPE_OK) return st;
-  return onnxshape__count(v, "data", data->dims, data->rank, out, diag);
+  return onnxshape__count("Size", version, "data", data->dims, data->rank, out, diag);
 }

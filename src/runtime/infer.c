@@ -11,8 +11,7 @@
 
 #include "../core/internal.h"
 #include "../onnx/model.h"
-
-uint32_t onnxshape__extra_types(int kind, int version);
+#include "../ops/reshape_rules.h"
 
 /* An element (dim or value) is a number (known), a symbol, or unknown. */
 typedef struct sym {
@@ -62,18 +61,17 @@ const onnxshape_value_info *onnxshape_inference_get(const onnxshape_inference *i
   return inf && i < inf->n ? &inf->infos[i] : NULL;
 }
 
-#define IFAIL(st, ...) onnxshape__fail(diag, st, NULL, 0, __VA_ARGS__)
 #define OOM() out_of_memory(inf, diag)
 
 /* Out of memory, or past the limit of LIMIT-MEMORY. */
 static onnxshape_status out_of_memory(const onnxshape_inference *inf, onnxshape_diag *diag) {
   if (inf != NULL && inf->arena != NULL && inf->arena->over_limit) {
-    return IFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY,
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY,
                  "static inference would take more than {} MiB of memory beside the model "
                  "(" ONNXSHAPE__LIMIT_TEXT ")",
                  ONNXSHAPE__ARGS(ARG_UINT(inf->arena->limit >> 20)));
   }
-  return IFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
 }
 
 static int set_rank(onnxshape_inference *inf, slot_info *s, size_t rank) {
@@ -107,7 +105,7 @@ static int from_tensor(onnxshape_inference *inf, slot_info *s, const onnxshape_t
   return 1;
 }
 
-static int from_decl(onnxshape_inference *inf, slot_info *s, const os_value_decl *d) {
+static int from_decl(onnxshape_inference *inf, slot_info *s, const value_decl *d) {
   if (d->has_type) s->type = d->elem_type;
   if (!d->has_shape) return 1;
   if (!set_rank(inf, s, d->rank)) return 0;
@@ -137,7 +135,7 @@ static const onnxshape_tensor *make_value(onnxshape_inference *inf, const sym *v
   return t;
 }
 
-static onnxshape_status infer_shape(onnxshape_inference *inf, const os_node *n, slot_info *in,
+static onnxshape_status infer_shape(onnxshape_inference *inf, const graph_node *n, slot_info *in,
                                     slot_info *out, onnxshape_diag *diag) {
   out->type = ONNXSHAPE_TYPE_INT64;
   if (!set_rank(inf, out, 1)) return OOM();
@@ -164,7 +162,7 @@ static onnxshape_status infer_shape(onnxshape_inference *inf, const os_node *n, 
   return ONNXSHAPE_OK;
 }
 
-static onnxshape_status infer_size(onnxshape_inference *inf, const os_node *n, slot_info *in,
+static onnxshape_status infer_size(onnxshape_inference *inf, const graph_node *n, slot_info *in,
                                    slot_info *out, onnxshape_diag *diag) {
   out->type = ONNXSHAPE_TYPE_INT64;
   if (!set_rank(inf, out, 0)) return OOM();
@@ -197,51 +195,34 @@ static onnxshape_status infer_size(onnxshape_inference *inf, const os_node *n, s
 
 /* Reshape with some symbols: the rules that hold whatever the data, and the
  * dims that can be named. */
-static onnxshape_status infer_reshape_symbolic(onnxshape_inference *inf, const os_node *n,
+static onnxshape_status infer_reshape_symbolic(onnxshape_inference *inf, const graph_node *n,
                                                slot_info *in, const sym *target, size_t len,
                                                slot_info *out, onnxshape_diag *diag) {
+  /* Every rule that the known target values alone decide: the kernel's own
+   * (reshape_rules.h), each value not known given as 1, which none of them
+   * rejects. */
+  int64_t *values = inf_alloc(inf, (len + 1) * sizeof(int64_t));
+  if (values == NULL) return OOM();
+  for (size_t i = 0; i < len; i++) values[i] = target[i].known ? target[i].v : 1;
+  onnxshape_status st = onnxshape__reshape_check_known(
+      n->version, in->type, values, len, in->rank_known ? in->rank : SIZE_MAX, &n->reshape_attrs,
+      diag);
+  if (st != ONNXSHAPE_OK) return st;
+  /* The dims that can be named: literals, and what a 0 copies. */
   int allowzero = n->reshape_attrs.has_allowzero && n->reshape_attrs.allowzero == 1;
   if (!set_rank(inf, out, len)) return OOM();
   size_t minus = len;
-  /* The checks that need only known target values: reuse the kernel on a
-   * stand-in input where every symbol is 1, and keep only data-independent
-   * errors. */
   for (size_t i = 0; i < len; i++) {
+    int64_t v = target[i].v;
     if (!target[i].known) {
       out->dims[i] = (sym){0, -1, target[i].param};
-      continue;
-    }
-    int64_t v = target[i].v;
-    if (v < -1) {
-      return onnxshape__fail(diag, ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE, "Reshape", n->version,
-                             "shape[{}] = {}; a dimension cannot be below -1", ONNXSHAPE__ARGS(ARG_UINT(i), ARG_INT(v)));
-    }
-    if (v == -1) {
-      if (minus != len) {
-        return onnxshape__fail(diag, ONNXSHAPE_ERR_MULTIPLE_INFERRED, "Reshape", n->version,
-                               "shape[{}] and shape[{}] are both -1; at most one dimension can "
-                               "be inferred", ONNXSHAPE__ARGS(ARG_UINT(minus), ARG_UINT(i)));
-      }
+    } else if (v == -1) {
       minus = i;
       out->dims[i] = (sym){0, -1, NULL};
     } else if (v == 0 && !allowzero) {
-      if (in->rank_known && i >= in->rank) {
-        return onnxshape__fail(diag, ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE, "Reshape", n->version,
-                               "shape[{}] = 0 copies input dimension {}, but the input has "
-                               "rank {}", ONNXSHAPE__ARGS(ARG_UINT(i), ARG_UINT(i), ARG_UINT(in->rank)));
-      }
       out->dims[i] = in->rank_known ? in->dims[i] : (sym){0, -1, NULL};
     } else {
       out->dims[i] = (sym){1, v, NULL};
-    }
-  }
-  if (allowzero && minus != len) {
-    for (size_t i = 0; i < len; i++) {
-      if (target[i].known && target[i].v == 0) {
-        return onnxshape__fail(diag, ONNXSHAPE_ERR_ZERO_WITH_INFERRED, "Reshape", n->version,
-                               "with allowzero=1, shape[{}] = 0 and shape[{}] = -1 cannot be "
-                               "combined", ONNXSHAPE__ARGS(ARG_UINT(i), ARG_UINT(minus)));
-      }
     }
   }
   /* -1 from [N,3,4] to [0,-1]: when every non-number input dim is copied in
@@ -264,7 +245,7 @@ static onnxshape_status infer_reshape_symbolic(onnxshape_inference *inf, const o
   return ONNXSHAPE_OK;
 }
 
-static onnxshape_status infer_reshape(onnxshape_inference *inf, const os_node *n, slot_info *in,
+static onnxshape_status infer_reshape(onnxshape_inference *inf, const graph_node *n, slot_info *in,
                                       slot_info *shape, slot_info *out, onnxshape_diag *diag) {
   out->type = in->type;
   sym *target = NULL;
@@ -293,10 +274,6 @@ static onnxshape_status infer_reshape(onnxshape_inference *inf, const os_node *n
       return ONNXSHAPE_OK;
     }
   }
-  if (in->type != 0) {
-    onnxshape_status st = onnxshape_check_type(ONNXSHAPE_OP_RESHAPE, n->version, in->type, diag);
-    if (st != ONNXSHAPE_OK) return st;
-  }
   if (in->rank_known && all_known(in->dims, in->rank) && all_known(target, len)) {
     /* Everything is a number: the kernel decides, errors included. */
     int64_t *dims = inf_alloc(inf, (in->rank + 1) * sizeof(int64_t));
@@ -316,33 +293,33 @@ static onnxshape_status infer_reshape(onnxshape_inference *inf, const os_node *n
   return infer_reshape_symbolic(inf, n, in, target, len, out, diag);
 }
 
-static onnxshape_status infer_node(onnxshape_inference *inf, const os_node *n,
+static onnxshape_status infer_node(onnxshape_inference *inf, const graph_node *n,
                                    onnxshape_diag *diag) {
   slot_info *out = &inf->slots[n->outputs[0]];
   slot_info *in = n->n_inputs > 0 ? &inf->slots[n->inputs[0]] : NULL;
   switch (n->kind) {
-    case OS_KIND_SHAPE:
+    case NODE_SHAPE:
       if (in->type != 0) {
         onnxshape_status st = onnxshape_check_type(ONNXSHAPE_OP_SHAPE, n->version, in->type, diag);
         if (st != ONNXSHAPE_OK) return st;
       }
       return infer_shape(inf, n, in, out, diag);
-    case OS_KIND_SIZE: return infer_size(inf, n, in, out, diag);
-    case OS_KIND_RESHAPE:
+    case NODE_SIZE: return infer_size(inf, n, in, out, diag);
+    case NODE_RESHAPE:
       return infer_reshape(inf, n, in, n->n_inputs == 2 ? &inf->slots[n->inputs[1]] : NULL, out,
                            diag);
-    case OS_KIND_CONSTANT:
+    case NODE_CONSTANT:
       return from_tensor(inf, out, &n->constant->view, 1) ? ONNXSHAPE_OK : OOM();
-    case OS_KIND_IDENTITY:
+    case NODE_IDENTITY:
       if (in->type != 0 &&
-          (onnxshape__extra_types(n->kind, n->version) & (1u << in->type)) == 0) {
+          (onnxshape__other_types(ONNXSHAPE__IDENTITY, n->version) & (1u << in->type)) == 0) {
         return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "Identity", n->version,
                                "input type {} is not allowed", ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(in->type))));
       }
       *out = *in;
       return ONNXSHAPE_OK;
   }
-  return IFAIL(ONNXSHAPE_ERR_UNKNOWN_OPERATOR, "unknown node kind", ONNXSHAPE__NO_ARGS);
+  return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR, "unknown node kind", ONNXSHAPE__NO_ARGS);
 }
 
 static int publish(onnxshape_inference *inf, const onnxshape_model *m) {
@@ -377,28 +354,28 @@ static int publish(onnxshape_inference *inf, const onnxshape_model *m) {
 static onnxshape_status infer_model(const onnxshape_model *m, onnxshape_inference **out,
                                     void (*report)(void *ctx, const char *message), void *ctx,
                                     onnxshape_diag *diag) {
-  if (m == NULL || out == NULL) return IFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_infer: NULL argument", ONNXSHAPE__NO_ARGS);
+  if (m == NULL || out == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_infer: NULL argument", ONNXSHAPE__NO_ARGS);
   onnxshape_inference *inf = onnxshape__calloc(1, sizeof *inf);
-  if (inf == NULL) return IFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (inf == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   inf->slots = onnxshape__calloc(m->n_slots + 1, sizeof *inf->slots);
   /* What the model itself takes counts against the same limit. */
   size_t limit = onnxshape__memory_limit(m->source_len);
   inf->arena = onnxshape__arena_new(limit > m->arena->taken ? limit - m->arena->taken : 0);
   if (inf->slots == NULL || inf->arena == NULL) {
     onnxshape_inference_free(inf);
-    return IFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
   onnxshape_status st = ONNXSHAPE_OK;
   for (size_t i = 0; i < m->n_slots && st == ONNXSHAPE_OK; i++) {
-    const os_slot *s = &m->slots[i];
+    const value_slot *s = &m->slots[i];
     int ok = 1;
-    if (s->kind == OS_SLOT_INPUT) {
-      const os_value_decl *d = &m->inputs[s->input_index];
+    if (s->kind == SLOT_INPUT) {
+      const value_decl *d = &m->inputs[s->input_index];
       /* A default can be overridden at run time: its value is not known. */
       ok = (d->has_type || d->has_shape || s->init == NULL) ? from_decl(inf, &inf->slots[i], d)
                                                             : from_tensor(inf, &inf->slots[i],
                                                                           &s->init->view, 0);
-    } else if (s->kind == OS_SLOT_INITIALIZER) {
+    } else if (s->kind == SLOT_INITIALIZER) {
       ok = from_tensor(inf, &inf->slots[i], &s->init->view, 1);
     }
     if (!ok) st = OOM();

@@ -55,7 +55,7 @@ static void add_domain(void *ctx, const char *message) {
   add(ctx, ONNXSHAPE_PROFILE_DOMAIN, msg);
 }
 
-static void add_default(onnxshape_profile_report *r, const os_node *n, const char *attr,
+static void add_default(onnxshape_profile_report *r, const graph_node *n, const char *attr,
                         const char *value) {
   onnxshape_diag d = {n->label, {0}};
   (void)onnxshape__fail(&d, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, onnxshape_op_name((onnxshape_op)n->kind),
@@ -68,11 +68,11 @@ static void add_default(onnxshape_profile_report *r, const os_node *n, const cha
 
 static void check_defaults(onnxshape_profile_report *r, const onnxshape_model *m) {
   for (size_t i = 0; i < m->n_nodes; i++) {
-    const os_node *n = &m->nodes[i];
-    if (n->kind == OS_KIND_SHAPE && n->version >= 15) {
+    const graph_node *n = &m->nodes[i];
+    if (n->kind == NODE_SHAPE && n->version >= 15) {
       if (!n->shape_attrs.has_start) add_default(r, n, "start", "0");
       if (!n->shape_attrs.has_end) add_default(r, n, "end", "the input's rank");
-    } else if (n->kind == OS_KIND_RESHAPE && n->version >= 14 && !n->reshape_attrs.has_allowzero) {
+    } else if (n->kind == NODE_RESHAPE && n->version >= 14 && !n->reshape_attrs.has_allowzero) {
       add_default(r, n, "allowzero", "0");
     }
   }

@@ -8,8 +8,6 @@
 #include "../onnx/alloc.h"
 #include "../onnx/model.h"
 
-uint32_t onnxshape__extra_types(int kind, int version);
-
 /* Small int64 buffers (Shape values, Reshape dims) come from an arena that
  * starts inside the result and grows in chunks, so pointers stay valid. */
 typedef struct chunk {
@@ -71,12 +69,11 @@ const onnxshape_tensor *onnxshape_result_tensor(const onnxshape_result *r, size_
   return r && i < r->model->n_outputs ? &r->values[r->model->output_slots[i]] : NULL;
 }
 
-#define RFAIL(st, ...) onnxshape__fail(diag, st, NULL, 0, __VA_ARGS__)
 
 /* dims against a declaration: rank and every numeric dim; symbols match any
  * value. Returns the index of the first differing dim, rank for a rank
  * mismatch, or -1 when they agree. */
-static long decl_mismatch(const os_value_decl *d, const onnxshape_tensor *t) {
+static long decl_mismatch(const value_decl *d, const onnxshape_tensor *t) {
   if (!d->has_shape) return -1;
   if (d->rank != t->rank) return (long)d->rank;
   for (size_t i = 0; i < d->rank; i++) {
@@ -89,19 +86,19 @@ static long decl_mismatch(const os_value_decl *d, const onnxshape_tensor *t) {
 static onnxshape_status check_outputs(const onnxshape_model *m, const onnxshape_result *r,
                                       onnxshape_diag *diag) {
   for (size_t i = 0; i < m->n_outputs; i++) {
-    const os_value_decl *d = &m->outputs[i];
+    const value_decl *d = &m->outputs[i];
     const onnxshape_tensor *t = &r->values[m->output_slots[i]];
     if (d->has_type && d->elem_type != t->type) {
-      return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph output '{}' is declared {} but the graph "
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "graph output '{}' is declared {} but the graph "
                    "produces {}", ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_STR(onnxshape_type_name(d->elem_type)), ARG_STR(onnxshape_type_name(t->type))));
     }
     long k = decl_mismatch(d, t);
     if (k >= 0 && (size_t)k == d->rank && d->rank != t->rank) {
-      return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph output '{}' is declared with rank {} but "
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "graph output '{}' is declared with rank {} but "
                    "the graph produces rank {}", ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(d->rank), ARG_UINT(t->rank)));
     }
     if (k >= 0) {
-      return RFAIL(ONNXSHAPE_ERR_INVALID_MODEL, "graph output '{}' is declared with dim {} = "
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "graph output '{}' is declared with dim {} = "
                    "{} but the graph produces {}", ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_INT(k), ARG_INT(d->dims[k].value), ARG_INT(t->dims[k])));
     }
   }
@@ -109,23 +106,23 @@ static onnxshape_status check_outputs(const onnxshape_model *m, const onnxshape_
 }
 
 /* A bound tensor must be well formed and match its declaration. */
-static onnxshape_status check_binding(const os_value_decl *d, const onnxshape_tensor *t,
+static onnxshape_status check_binding(const value_decl *d, const onnxshape_tensor *t,
                                       onnxshape_diag *diag) {
   if (t == NULL || (t->dims == NULL && t->rank > 0)) {
-    return RFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "input '{}': NULL tensor or dims", ONNXSHAPE__ARGS(ARG_NAME(d->name)));
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "input '{}': NULL tensor or dims", ONNXSHAPE__ARGS(ARG_NAME(d->name)));
   }
   if (onnxshape_type_get(t->type) == NULL) {
-    return RFAIL(ONNXSHAPE_ERR_UNKNOWN_TYPE, "input '{}': unknown element type {}", ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_INT(t->type)));
+    return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_TYPE, "input '{}': unknown element type {}", ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_INT(t->type)));
   }
   int64_t n;
   onnxshape_status st = onnxshape_dims_count(t->dims, t->rank, &n);
   if (st != ONNXSHAPE_OK) {
-    return RFAIL(st, "input '{}': {}", ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_STR(onnxshape_status_text(st))));
+    return onnxshape__error(diag, st, "input '{}': {}", ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_STR(onnxshape_status_text(st))));
   }
   size_t bytes;
   st = onnxshape_type_storage_bytes(t->type, n, &bytes);
   if (st != ONNXSHAPE_OK || t->data_bytes < bytes || (t->data == NULL && bytes > 0)) {
-    return RFAIL(ONNXSHAPE_ERR_DATA_SIZE, "input '{}': {} elements of {} need more than the "
+    return onnxshape__error(diag, ONNXSHAPE_ERR_DATA_SIZE, "input '{}': {} elements of {} need more than the "
                  "{} bytes given", ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_INT(n), ARG_STR(onnxshape_type_name(t->type)), ARG_UINT(t->data_bytes)));
   }
   return onnxshape__decl_check(d, t->type, t->rank, t->dims, "bound to", 0, diag);
@@ -140,16 +137,16 @@ static onnxshape_status bind_inputs(const onnxshape_model *m, onnxshape_result *
   /* Which inputs are bound: on the stack for the usual few, else on the heap. */
   unsigned char few[64] = {0};
   unsigned char *bound = m->n_inputs <= sizeof few ? few : onnxshape__calloc(m->n_inputs, 1);
-  if (bound == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (bound == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   onnxshape_status st = ONNXSHAPE_OK;
   for (size_t b = 0; b < n_inputs && st == ONNXSHAPE_OK; b++) {
     const char *name = inputs[b].name;
     long s = name != NULL ? onnxshape__model_find_slot(m, name) : -1;
-    size_t i = s >= 0 && m->slots[s].kind == OS_SLOT_INPUT ? m->slots[s].input_index : m->n_inputs;
+    size_t i = s >= 0 && m->slots[s].kind == SLOT_INPUT ? m->slots[s].input_index : m->n_inputs;
     if (i == m->n_inputs) {
-      st = RFAIL(ONNXSHAPE_ERR_NOT_FOUND, "the model has no graph input named '{}'", ONNXSHAPE__ARGS(ARG_NAME(name != NULL ? name : "(null)")));
+      st = onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND, "the model has no graph input named '{}'", ONNXSHAPE__ARGS(ARG_NAME(name != NULL ? name : "(null)")));
     } else if (bound[i]) {
-      st = RFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "graph input '{}' is bound twice", ONNXSHAPE__ARGS(ARG_NAME(name)));
+      st = onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "graph input '{}' is bound twice", ONNXSHAPE__ARGS(ARG_NAME(name)));
     } else {
       st = check_binding(&m->inputs[i], inputs[b].tensor, diag);
       bound[i] = 1;
@@ -158,17 +155,17 @@ static onnxshape_status bind_inputs(const onnxshape_model *m, onnxshape_result *
   }
   for (size_t i = 0; i < m->n_inputs && st == ONNXSHAPE_OK; i++) {
     if (!bound[i] && m->slots[m->input_slots[i]].init == NULL) {
-      st = RFAIL(ONNXSHAPE_ERR_NOT_FOUND, "graph input '{}' is not bound", ONNXSHAPE__ARGS(ARG_NAME(m->inputs[i].name)));
+      st = onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND, "graph input '{}' is not bound", ONNXSHAPE__ARGS(ARG_NAME(m->inputs[i].name)));
     }
   }
   if (bound != few) onnxshape__free(bound);
   return st;
 }
 
-static onnxshape_status run_shape(const os_node *n, onnxshape_result *r, onnxshape_diag *diag) {
+static onnxshape_status run_shape(const graph_node *n, onnxshape_result *r, onnxshape_diag *diag) {
   const onnxshape_tensor *in = &r->values[n->inputs[0]];
   int64_t *words = arena_alloc(r, in->rank + 1);
-  if (words == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (words == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   size_t len;
   onnxshape_status st = onnxshape_shape_run(n->version, in, &n->shape_attrs, words + 1, in->rank,
                                             &len, diag);
@@ -179,16 +176,16 @@ static onnxshape_status run_shape(const os_node *n, onnxshape_result *r, onnxsha
   return ONNXSHAPE_OK;
 }
 
-static onnxshape_status run_size(const os_node *n, onnxshape_result *r, onnxshape_diag *diag) {
+static onnxshape_status run_size(const graph_node *n, onnxshape_result *r, onnxshape_diag *diag) {
   int64_t *word = arena_alloc(r, 1);
-  if (word == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (word == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   onnxshape_status st = onnxshape_size_run(n->version, &r->values[n->inputs[0]], word, diag);
   if (st != ONNXSHAPE_OK) return st;
   r->values[n->outputs[0]] = (onnxshape_tensor){ONNXSHAPE_TYPE_INT64, 0, NULL, word, sizeof *word};
   return ONNXSHAPE_OK;
 }
 
-static onnxshape_status run_reshape(const os_node *n, onnxshape_result *r, onnxshape_diag *diag) {
+static onnxshape_status run_reshape(const graph_node *n, onnxshape_result *r, onnxshape_diag *diag) {
   const onnxshape_tensor *data = &r->values[n->inputs[0]];
   const int64_t *shape = n->reshape1_shape;
   size_t len = n->reshape1_len;
@@ -203,30 +200,30 @@ static onnxshape_status run_reshape(const os_node *n, onnxshape_result *r, onnxs
                              "the 'shape' input holds fewer than {} values", ONNXSHAPE__ARGS(ARG_UINT(len)));
     }
     if (len > (SIZE_MAX / sizeof(int64_t)) / 2 - 1) {
-      return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+      return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
     }
     /* Copied: the values may sit at any alignment inside a mapped file. */
     words = arena_alloc(r, 2 * len);
-    if (words == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    if (words == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
     if (len > 0) memcpy(words + len, s->data, len * sizeof(int64_t));
     shape = words + len;
   } else {
     words = arena_alloc(r, len);
-    if (words == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    if (words == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
   return onnxshape_reshape_run_view(n->version, data, shape, len, &n->reshape_attrs, words, len,
                                     &r->values[n->outputs[0]], diag);
 }
 
-static onnxshape_status run_node(const os_node *n, onnxshape_result *r, onnxshape_diag *diag) {
+static onnxshape_status run_node(const graph_node *n, onnxshape_result *r, onnxshape_diag *diag) {
   switch (n->kind) {
-    case OS_KIND_SHAPE: return run_shape(n, r, diag);
-    case OS_KIND_SIZE: return run_size(n, r, diag);
-    case OS_KIND_RESHAPE: return run_reshape(n, r, diag);
-    case OS_KIND_CONSTANT: r->values[n->outputs[0]] = n->constant->view; return ONNXSHAPE_OK;
-    case OS_KIND_IDENTITY: {
+    case NODE_SHAPE: return run_shape(n, r, diag);
+    case NODE_SIZE: return run_size(n, r, diag);
+    case NODE_RESHAPE: return run_reshape(n, r, diag);
+    case NODE_CONSTANT: r->values[n->outputs[0]] = n->constant->view; return ONNXSHAPE_OK;
+    case NODE_IDENTITY: {
       const onnxshape_tensor *in = &r->values[n->inputs[0]];
-      uint32_t types = onnxshape__extra_types(n->kind, n->version);
+      uint32_t types = onnxshape__other_types(ONNXSHAPE__IDENTITY, n->version);
       if (in->type < 1 || in->type > ONNXSHAPE_TYPE_LAST || (types & (1u << in->type)) == 0) {
         return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "Identity", n->version,
                                "input type {} is not allowed", ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(in->type))));
@@ -235,20 +232,20 @@ static onnxshape_status run_node(const os_node *n, onnxshape_result *r, onnxshap
       return ONNXSHAPE_OK;
     }
   }
-  return RFAIL(ONNXSHAPE_ERR_UNKNOWN_OPERATOR, "unknown node kind", ONNXSHAPE__NO_ARGS);
+  return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR, "unknown node kind", ONNXSHAPE__NO_ARGS);
 }
 
 onnxshape_status onnxshape_model_run(const onnxshape_model *m, const onnxshape_binding *inputs,
                                      size_t n_inputs, onnxshape_result **out,
                                      onnxshape_diag *diag) {
   if (m == NULL || out == NULL || (inputs == NULL && n_inputs > 0)) {
-    return RFAIL(ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_run: NULL argument", ONNXSHAPE__NO_ARGS);
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_run: NULL argument", ONNXSHAPE__NO_ARGS);
   }
   onnxshape_result *r =
       m->n_slots <= (SIZE_MAX - sizeof(onnxshape_result)) / sizeof(onnxshape_tensor)
           ? onnxshape__malloc(sizeof *r + m->n_slots * sizeof(onnxshape_tensor))
           : NULL;
-  if (r == NULL) return RFAIL(ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (r == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   r->model = m;
   r->chunks = NULL;
   r->inline_used = 0;
