@@ -107,10 +107,11 @@ int cli_temp_add(const char *path) {
 void cli_temp_clear(void) {
   cli_block_signals(1);
   size_t n = n_temps;
+  char **list = temps;
   n_temps = 0;
+  temps = NULL; /* the handler sees an empty list from here on */
+  cap_temps = 0;
   cli_block_signals(0);
-  for (size_t i = 0; i < n; i++) {
-    free(temps[i]);
-    temps[i] = NULL;
-  }
+  for (size_t i = 0; i < n; i++) free(list[i]);
+  free(list);
 }
