@@ -12,7 +12,7 @@ FUZZ_SECONDS ?= 60
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind coverage prove diff bench fuzz demo install clean
+.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind coverage prove prove-mutants diff bench fuzz demo install clean
 
 all: build
 
@@ -75,6 +75,11 @@ bench: deps build
 # the goals proved out of the total, fails unless every goal is proved.
 prove: deps
 	bash proofs/run $(BUILD)/proofs
+
+# Proof mutation testing: each mutant of proofs/mutants.txt applied in turn,
+# WP on the mutated function only; fails unless every mutant fails to prove.
+prove-mutants: deps
+	/usr/bin/python3 scripts/prove-mutants $(BUILD)/proofs-mutants
 
 # Each libFuzzer target for FUZZ_SECONDS (default 60), from a working corpus
 # seeded with fuzz/corpus/<target>; crashes land in $(BUILD_FUZZ)/crashes.

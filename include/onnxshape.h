@@ -201,114 +201,40 @@ typedef struct onnxshape_type_info {
    *  8 for bool; 0 for string, whose elements have no fixed size. */
   uint32_t bits;
 } onnxshape_type_info;
+/** @} */
 
 /* ------------------------------------------------------------------------ */
-/* Formal specification.
- *
- * The kernel declarations below carry ACSL contracts (the comments that begin
- * with an at sign). Compilers read them as comments; `make prove` has Frama-C
- * WP prove every one of them against the code, together with the absence of
- * run-time errors (docs/proofs.md). This block defines the mathematics the
- * contracts use; ACSL integers are unbounded, so a product here never wraps.
- * Comments in capitals are the requirement identifiers of
- * docs/requirements.md that a definition or clause states. */
-/*@
-  // ---- Element counts ----------------------------------------------------
-
-  // dims_prod(d, n): the product of d[0 .. n-1]; 1 for n = 0.
-  axiomatic DimsProd {
-    logic integer dims_prod{L}(int64_t *d, integer n) reads d[0 .. n - 1];
-    axiom dims_prod_empty{L}:
-      \forall int64_t *d, integer n; n <= 0 ==> dims_prod(d, n) == 1;
-    axiom dims_prod_step{L}:
-      \forall int64_t *d, integer n;
-        n > 0 ==> dims_prod(d, n) == dims_prod(d, n - 1) * d[n - 1];
-  }
-  // A product past INT64_MAX stays past it when multiplied by a factor >= 1.
-  lemma prod_past_max: \forall integer a, b; a > INT64_MAX && b >= 1 ==> a * b > INT64_MAX;
-
-  predicate all_nonneg{L}(int64_t *d, integer n) = \forall integer k; 0 <= k < n ==> d[k] >= 0;
-  predicate has_zero{L}(int64_t *d, integer n) = \exists integer k; 0 <= k < n && d[k] == 0;
-
-  // DIMS-COUNT, SIZE-ZERO-FIRST: the element count of dims d[0 .. r-1]: 0
-  // when a dim is 0 (whatever the others), else the product of the dims.
-  axiomatic ElemCount {
-    logic integer elem_count{L}(int64_t *d, integer r) reads d[0 .. r - 1];
-    axiom elem_count_zero{L}:
-      \forall int64_t *d, integer r; has_zero(d, r) ==> elem_count(d, r) == 0;
-    axiom elem_count_prod{L}:
-      \forall int64_t *d, integer r; !has_zero(d, r) ==> elem_count(d, r) == dims_prod(d, r);
-  }
-
-  // TYPE-TABLE: bits per element of each TensorProto type (0: string).
-  logic integer type_bits(integer t) =
-    t == ONNXSHAPE_TYPE_FLOAT ? 32 : t == ONNXSHAPE_TYPE_UINT8 ? 8 : t == ONNXSHAPE_TYPE_INT8 ? 8 :
-    t == ONNXSHAPE_TYPE_UINT16 ? 16 : t == ONNXSHAPE_TYPE_INT16 ? 16 :
-    t == ONNXSHAPE_TYPE_INT32 ? 32 : t == ONNXSHAPE_TYPE_INT64 ? 64 :
-    t == ONNXSHAPE_TYPE_STRING ? 0 : t == ONNXSHAPE_TYPE_BOOL ? 8 :
-    t == ONNXSHAPE_TYPE_FLOAT16 ? 16 : t == ONNXSHAPE_TYPE_DOUBLE ? 64 :
-    t == ONNXSHAPE_TYPE_UINT32 ? 32 : t == ONNXSHAPE_TYPE_UINT64 ? 64 :
-    t == ONNXSHAPE_TYPE_COMPLEX64 ? 64 : t == ONNXSHAPE_TYPE_COMPLEX128 ? 128 :
-    t == ONNXSHAPE_TYPE_BFLOAT16 ? 16 : t == ONNXSHAPE_TYPE_FLOAT8E4M3FN ? 8 :
-    t == ONNXSHAPE_TYPE_FLOAT8E4M3FNUZ ? 8 : t == ONNXSHAPE_TYPE_FLOAT8E5M2 ? 8 :
-    t == ONNXSHAPE_TYPE_FLOAT8E5M2FNUZ ? 8 : t == ONNXSHAPE_TYPE_UINT4 ? 4 :
-    t == ONNXSHAPE_TYPE_INT4 ? 4 : t == ONNXSHAPE_TYPE_FLOAT4E2M1 ? 4 :
-    t == ONNXSHAPE_TYPE_FLOAT8E8M0 ? 8 : t == ONNXSHAPE_TYPE_UINT2 ? 2 : 2;
-  predicate is_type(integer t) = 1 <= t <= ONNXSHAPE_TYPE_LAST;
-
-  // STORAGE-BYTES: bytes of n elements of a type of b bits per element
-  // (b = 0: strings, one onnxshape_string each); sub-byte types pack, and a
-  // partial last byte counts whole.
-  logic integer storage_bytes(integer b, integer n) =
-    b == 0 ? n * sizeof(onnxshape_string) : (n * b + 7) / 8;
-
-  // A diagnostic is either absent or a whole, writable onnxshape_diag.
-  predicate diag_ok(onnxshape_diag *diag) = diag == \null || \valid(diag);
-*/
-
-/** @return the table entry of @p type, or NULL if @p type is not 1..26. */
-/*@ assigns \nothing;
-    ensures !is_type(type) ==> \result == \null;
-    // TYPE-TABLE
-    ensures is_type(type) ==> \valid_read(\result) && \result->type == type &&
-            \result->bits == type_bits(type);
-*/
-ONNXSHAPE_API const onnxshape_type_info *onnxshape_type_get(int32_t type);
-
-/** @return the ONNX name of @p type, or "unknown" if it is not 1..26. */
-/*@ assigns \result \from type; */
-ONNXSHAPE_API const char *onnxshape_type_name(int32_t type);
+/** @name Tensors and attributes
+ * @{ */
 
 /**
- * Storage bytes of @p count elements of @p type in the memory layout the
- * kernels use: packed for sub-byte types (two 4-bit or four 2-bit elements a
- * byte, a partial last byte counted whole), and count * sizeof(onnxshape_string)
+ * A tensor as the kernels see it: borrowed dims and data, row-major,
+ * little-endian, packed for sub-byte types, an array of ::onnxshape_string
  * for strings.
- * @param[in]  type  element type
- * @param[in]  count element count (>= 0)
- * @param[out] bytes the byte count
- * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_UNKNOWN_TYPE; ONNXSHAPE_ERR_INVALID_ARGUMENT
- *         (count < 0 or bytes NULL); ONNXSHAPE_ERR_OVERFLOW (does not fit in
- *         size_t).
  */
-/*@ requires bytes == \null || \valid(bytes);
-    assigns *bytes;
-    ensures !is_type(type) ==> \result == ONNXSHAPE_ERR_UNKNOWN_TYPE;
-    ensures is_type(type) && (bytes == \null || count < 0) ==>
-            \result == ONNXSHAPE_ERR_INVALID_ARGUMENT;
-    // STORAGE-BYTES
-    ensures \result == ONNXSHAPE_OK ==> *bytes == storage_bytes(type_bits(type), count);
-    ensures \result == ONNXSHAPE_ERR_OVERFLOW ==> storage_bytes(type_bits(type), count) > SIZE_MAX;
-    ensures is_type(type) && bytes != \null && count >= 0 &&
-            storage_bytes(type_bits(type), count) <= SIZE_MAX ==> \result == ONNXSHAPE_OK;
-    ensures \result != ONNXSHAPE_OK && bytes != \null ==> *bytes == \old(*bytes);
-    ensures \result == ONNXSHAPE_OK || \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ||
-            \result == ONNXSHAPE_ERR_INVALID_ARGUMENT || \result == ONNXSHAPE_ERR_OVERFLOW;
-    ensures \result == ONNXSHAPE_ERR_UNKNOWN_TYPE <==> !is_type(type);
-    ensures \result == ONNXSHAPE_ERR_INVALID_ARGUMENT ==> bytes == \null || count < 0;
-*/
-ONNXSHAPE_API onnxshape_status onnxshape_type_storage_bytes(int32_t type, int64_t count, size_t *bytes);
+typedef struct onnxshape_tensor {
+  int32_t type;          /**< element type (::onnxshape_type) */
+  size_t rank;           /**< number of dims; 0 for a scalar */
+  const int64_t *dims;   /**< rank entries, each >= 0 (may be NULL if rank is 0) */
+  const void *data;      /**< storage; may be NULL only if it needs 0 bytes */
+  size_t data_bytes;     /**< bytes readable at data */
+} onnxshape_tensor;
+
+/** Attributes of Shape. Versions 1 and 13 accept none. */
+typedef struct onnxshape_shape_attrs {
+  int has_start;  /**< 1 if the start attribute is set (Shape-15 and later) */
+  int64_t start;  /**< default 0 */
+  int has_end;    /**< 1 if the end attribute is set (Shape-15 and later) */
+  int64_t end;    /**< default: the rank */
+} onnxshape_shape_attrs;
+
+/** Attributes of Reshape. */
+typedef struct onnxshape_reshape_attrs {
+  int has_allowzero; /**< 1 if allowzero is set (Reshape-14 and later) */
+  int64_t allowzero; /**< 0 (default) or 1 */
+} onnxshape_reshape_attrs;
 /** @} */
+
 
 /* ------------------------------------------------------------------------ */
 /** @name Operators and versions
@@ -345,29 +271,74 @@ typedef struct onnxshape_op_version {
   size_t num_attrs;
   const onnxshape_attr_spec *attrs;
 } onnxshape_op_version;
+/** @} */
 
-/*@
-  // ---- Operator versions and element types ------------------------------
+/* The ACSL specification that the contracts below use (the logic of element
+ * counts, storage, versions and every rule), read by Frama-C only:
+ * compilers never see it. docs/proofs.md explains the contracts. */
+#ifdef __FRAMAC__
+#include "onnxshape_spec.h"
+#endif
 
-  // OPSET-VERSIONS: the since_versions of each operator.
-  predicate is_version(integer op, integer v) =
-    (op == ONNXSHAPE_OP_SHAPE &&
-       (v == 1 || v == 13 || v == 15 || v == 19 || v == 21 || v == 23 || v == 24 || v == 25)) ||
-    (op == ONNXSHAPE_OP_RESHAPE &&
-       (v == 1 || v == 5 || v == 13 || v == 14 || v == 19 || v == 21 || v == 23 || v == 24 ||
-        v == 25)) ||
-    (op == ONNXSHAPE_OP_SIZE &&
-       (v == 1 || v == 13 || v == 19 || v == 21 || v == 23 || v == 24 || v == 25));
+/* ------------------------------------------------------------------------ */
+/** @name Element types: lookups
+ * @{ */
 
-  // TYPE-SET: a version accepts the types 1 .. last_type(version);
-  // TYPE-SET-RESHAPE1: Reshape-1 accepts float (1), float16 (10), double (11).
-  logic integer last_type(integer v) =
-    v >= 25 ? 26 : v >= 24 ? 24 : v >= 23 ? 23 : v >= 21 ? 22 : v >= 19 ? 20 :
-    v >= 13 ? 16 : 15;
-  predicate type_allowed(integer op, integer v, integer t) =
-    op == ONNXSHAPE_OP_RESHAPE && v == 1 ? t == 1 || t == 10 || t == 11
-                                         : 1 <= t <= last_type(v);
+/** @return the table entry of @p type, or NULL if @p type is not 1..26. */
+/*@ assigns \nothing;
+    ensures !is_type(type) ==> \result == \null;
+    // TYPE-TABLE
+    ensures is_type(type) ==> \valid_read(\result) && \result->type == type &&
+            \result->bits == type_bits(type);
 */
+ONNXSHAPE_API const onnxshape_type_info *onnxshape_type_get(int32_t type);
+
+/** @return the ONNX name of @p type, or "unknown" if it is not 1..26. */
+/*@ assigns \result \from type; */
+ONNXSHAPE_API const char *onnxshape_type_name(int32_t type);
+
+/**
+ * Storage bytes of @p count elements of @p type in the memory layout the
+ * kernels use: packed for sub-byte types (two 4-bit or four 2-bit elements a
+ * byte, a partial last byte counted whole), and count * sizeof(onnxshape_string)
+ * for strings.
+ * @param[in]  type  element type
+ * @param[in]  count element count (>= 0)
+ * @param[out] bytes the byte count
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_UNKNOWN_TYPE; ONNXSHAPE_ERR_INVALID_ARGUMENT
+ *         (count < 0 or bytes NULL); ONNXSHAPE_ERR_OVERFLOW (does not fit in
+ *         size_t).
+ */
+/*@ requires bytes == \null || \valid(bytes);
+    assigns *bytes;
+    // ERROR-ORDER: the type, the arguments, then the size.
+    behavior unknown_type:
+      assumes !is_type(type);
+      assigns \nothing;
+      ensures TYPE_TABLE: \result == ONNXSHAPE_ERR_UNKNOWN_TYPE;
+    behavior invalid_argument:
+      assumes is_type(type) && (bytes == \null || count < 0);
+      assigns \nothing;
+      ensures KERNEL_CAPACITY: \result == ONNXSHAPE_ERR_INVALID_ARGUMENT;
+    behavior overflow:
+      assumes is_type(type) && bytes != \null && count >= 0;
+      assumes storage_bytes(type_bits(type), count) > SIZE_MAX;
+      assigns \nothing;
+      ensures STORAGE_BYTES: \result == ONNXSHAPE_ERR_OVERFLOW;
+    behavior counted:
+      assumes is_type(type) && bytes != \null && count >= 0;
+      assumes storage_bytes(type_bits(type), count) <= SIZE_MAX;
+      ensures STORAGE_BYTES: \result == ONNXSHAPE_OK &&
+                             *bytes == storage_bytes(type_bits(type), count);
+    complete behaviors;
+    disjoint behaviors;
+*/
+ONNXSHAPE_API onnxshape_status onnxshape_type_storage_bytes(int32_t type, int64_t count, size_t *bytes);
+/** @} */
+
+/* ------------------------------------------------------------------------ */
+/** @name Operators and versions: lookups
+ * @{ */
 
 /** @return the name of @p op ("Shape", ...), or "unknown". */
 ONNXSHAPE_API const char *onnxshape_op_name(onnxshape_op op);
@@ -413,11 +384,19 @@ ONNXSHAPE_API onnxshape_status onnxshape_resolve_version(onnxshape_op op, int64_
  */
 /*@ requires diag_ok(diag);
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    // OPSET-VERSIONS, TYPE-SET, TYPE-SET-RESHAPE1
-    ensures \result == ONNXSHAPE_OK <==> is_version(op, version) && type_allowed(op, version, type);
-    ensures \result == ONNXSHAPE_OK || \result == ONNXSHAPE_ERR_UNKNOWN_OPERATOR ||
-            \result == ONNXSHAPE_ERR_UNKNOWN_VERSION || \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ||
-            \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED;
+    // Every input has exactly one status: the operator, its version, the
+    // type's existence, the type set.
+    ensures ERROR_ORDER: \result == check_status(op, version, type);
+    ensures DIAG_STATE: \result == ONNXSHAPE_OK ==> diag_cleared(diag);
+    ensures DIAG_STATE: \result != ONNXSHAPE_OK ==> diag_failed(diag);
+    behavior accepted:
+      assumes check_status(op, version, type) == ONNXSHAPE_OK;
+      ensures OPSET_VERSIONS: TYPE_SET: TYPE_SET_RESHAPE1: \result == ONNXSHAPE_OK;
+    behavior rejected:
+      assumes check_status(op, version, type) != ONNXSHAPE_OK;
+      ensures OPSET_VERSIONS: TYPE_TABLE: TYPE_SET: \result != ONNXSHAPE_OK;
+    complete behaviors;
+    disjoint behaviors;
 */
 ONNXSHAPE_API onnxshape_status onnxshape_check_type(onnxshape_op op, int version, int32_t type,
                                       onnxshape_diag *diag);
@@ -437,39 +416,29 @@ ONNXSHAPE_API onnxshape_status onnxshape_check_type(onnxshape_op op, int version
 /*@ requires rank == 0 || dims == \null || \valid_read(dims + (0 .. rank - 1));
     requires count == \null || (\valid(count) && \separated(count, dims + (0 .. rank - 1)));
     assigns *count;
-    ensures \result == ONNXSHAPE_ERR_INVALID_ARGUMENT <==>
-            count == \null || (dims == \null && rank > 0);
-    // DIMS-COUNT, SIZE-ZERO-FIRST
-    ensures \result == ONNXSHAPE_OK ==>
-            all_nonneg(dims, rank) && *count == \old(elem_count(dims, rank));
-    ensures \result == ONNXSHAPE_ERR_NEGATIVE_DIM ==> !all_nonneg(dims, rank);
-    // SIZE-OVERFLOW
-    ensures \result == ONNXSHAPE_ERR_OVERFLOW ==>
-            all_nonneg(dims, rank) && \old(elem_count(dims, rank)) > INT64_MAX;
-    ensures \result == ONNXSHAPE_OK || \result == ONNXSHAPE_ERR_INVALID_ARGUMENT ||
-            \result == ONNXSHAPE_ERR_NEGATIVE_DIM || \result == ONNXSHAPE_ERR_OVERFLOW;
-    ensures \result != ONNXSHAPE_OK && count != \null ==> *count == \old(*count);
+    // ERROR-ORDER: the arguments, then negative dims, then the count.
+    behavior invalid_argument:
+      assumes count == \null || (dims == \null && rank > 0);
+      assigns \nothing;
+      ensures KERNEL_CAPACITY: \result == ONNXSHAPE_ERR_INVALID_ARGUMENT;
+    behavior negative_dim:
+      assumes count != \null && (dims != \null || rank == 0) && !all_nonneg(dims, rank);
+      ensures DIMS_COUNT: \result == ONNXSHAPE_ERR_NEGATIVE_DIM && *count == \old(*count);
+    behavior overflow:
+      assumes count != \null && (dims != \null || rank == 0) && all_nonneg(dims, rank);
+      assumes elem_count(dims, rank) > INT64_MAX;
+      ensures SIZE_OVERFLOW: \result == ONNXSHAPE_ERR_OVERFLOW && *count == \old(*count);
+    behavior counted:
+      assumes count != \null && (dims != \null || rank == 0) && all_nonneg(dims, rank);
+      assumes elem_count(dims, rank) <= INT64_MAX;
+      ensures DIMS_COUNT: SIZE_ZERO_FIRST: \result == ONNXSHAPE_OK &&
+              *count == \old(elem_count(dims, rank));
+    complete behaviors;
+    disjoint behaviors;
 */
 ONNXSHAPE_API onnxshape_status onnxshape_dims_count(const int64_t *dims, size_t rank, int64_t *count);
 /** @} */
 
-/* ------------------------------------------------------------------------ */
-/** @name Tensors
- * @{ */
-
-/**
- * A tensor as the kernels see it: borrowed dims and data, row-major,
- * little-endian, packed for sub-byte types, an array of ::onnxshape_string
- * for strings.
- */
-typedef struct onnxshape_tensor {
-  int32_t type;          /**< element type (::onnxshape_type) */
-  size_t rank;           /**< number of dims; 0 for a scalar */
-  const int64_t *dims;   /**< rank entries, each >= 0 (may be NULL if rank is 0) */
-  const void *data;      /**< storage; may be NULL only if it needs 0 bytes */
-  size_t data_bytes;     /**< bytes readable at data */
-} onnxshape_tensor;
-/** @} */
 
 /* ------------------------------------------------------------------------ */
 /** @name Shape
@@ -478,34 +447,7 @@ typedef struct onnxshape_tensor {
  * empty when s >= e.
  * @{ */
 
-/** Attributes of Shape. Versions 1 and 13 accept none. */
-typedef struct onnxshape_shape_attrs {
-  int has_start;  /**< 1 if the start attribute is set (Shape-15 and later) */
-  int64_t start;  /**< default 0 */
-  int has_end;    /**< 1 if the end attribute is set (Shape-15 and later) */
-  int64_t end;    /**< default: the rank */
-} onnxshape_shape_attrs;
 
-/*@
-  // ---- Shape ---------------------------------------------------------------
-
-  // SHAPE-CLAMP: a negative axis counts from the back, then it is clamped
-  // to [0, r].
-  logic integer clamp_axis(integer a, integer r) =
-    a < 0 ? (a + r < 0 ? 0 : a + r) : (a > r ? r : a);
-  // SHAPE-DEFAULTS: start defaults to 0 and end to the rank.
-  logic integer shape_start{L}(onnxshape_shape_attrs *a, integer r) =
-    clamp_axis(a != \null && a->has_start ? a->start : 0, r);
-  logic integer shape_end{L}(onnxshape_shape_attrs *a, integer r) =
-    clamp_axis(a != \null && a->has_end ? a->end : r, r);
-  // SHAPE-OUTPUT, SHAPE-EMPTY: the output holds dims[start .. end-1], and
-  // nothing when start >= end.
-  logic integer shape_len{L}(onnxshape_shape_attrs *a, integer r) =
-    shape_start(a, r) < shape_end(a, r) ? shape_end(a, r) - shape_start(a, r) : 0;
-  // SHAPE-ATTRS-VERSION: start and end exist from Shape-15 on.
-  predicate shape_attrs_set{L}(onnxshape_shape_attrs *a) =
-    a != \null && (a->has_start != 0 || a->has_end != 0);
-*/
 
 /**
  * Length of Shape's 1-D output (its only dim).
@@ -523,19 +465,24 @@ typedef struct onnxshape_shape_attrs {
     requires diag_ok(diag);
     requires length != \null ==> (\separated(length, attrs) && \separated(length, diag));
     assigns *length, diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    // SHAPE-OUTPUT, SHAPE-CLAMP, SHAPE-DEFAULTS, SHAPE-EMPTY, SHAPE-SCALAR
-    ensures \result == ONNXSHAPE_OK ==>
-            is_version(ONNXSHAPE_OP_SHAPE, version) &&
-            type_allowed(ONNXSHAPE_OP_SHAPE, version, type) &&
-            *length == shape_len(attrs, rank);
-    // SHAPE-ATTRS-VERSION
-    ensures \result == ONNXSHAPE_ERR_INVALID_ATTRIBUTE ==> version < 15 && shape_attrs_set(attrs);
-    ensures \result == ONNXSHAPE_ERR_INVALID_ARGUMENT ==> length == \null || rank > INT64_MAX;
-    ensures \result == ONNXSHAPE_ERR_UNKNOWN_VERSION ==> !is_version(ONNXSHAPE_OP_SHAPE, version);
-    ensures \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ==> !is_type(type);
-    ensures \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED ==> !type_allowed(ONNXSHAPE_OP_SHAPE,
-            version, type);
-    ensures \result != ONNXSHAPE_OK && length != \null ==> *length == \old(*length);
+    // Every input has exactly one status: the first check it fails, or OK.
+    ensures ERROR_ORDER: \result == \old((length == \null ? ONNXSHAPE_ERR_INVALID_ARGUMENT :
+                                     shape_status(version, type, rank, attrs)));
+    ensures DIAG_STATE: \result == ONNXSHAPE_OK ==> diag_cleared(diag);
+    ensures DIAG_STATE: \result != ONNXSHAPE_OK ==> diag_failed(diag);
+    // SHAPE-ATTRS-VERSION: start or end before Shape-15 is refused.
+    ensures SHAPE_ATTRS_VERSION: version < 15 && shape_attrs_set(attrs) ==>
+            \result != ONNXSHAPE_OK;
+    behavior accepted:
+      assumes length != \null && shape_status(version, type, rank, attrs) == ONNXSHAPE_OK;
+      ensures SHAPE_OUTPUT: SHAPE_CLAMP: SHAPE_DEFAULTS: SHAPE_EMPTY: SHAPE_SCALAR:
+              \result == ONNXSHAPE_OK && *length == shape_len(attrs, rank);
+    behavior rejected:
+      assumes length == \null || shape_status(version, type, rank, attrs) != ONNXSHAPE_OK;
+      assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
+      ensures KERNEL_UNTOUCHED_ON_ERROR: \result != ONNXSHAPE_OK;
+    complete behaviors;
+    disjoint behaviors;
 */
 ONNXSHAPE_API onnxshape_status onnxshape_shape_infer(int version, int32_t type, size_t rank,
                                        const onnxshape_shape_attrs *attrs, size_t *length,
@@ -568,33 +515,29 @@ ONNXSHAPE_API onnxshape_status onnxshape_shape_infer(int version, int32_t type, 
     requires length != \null && data != \null && data->rank > 0 && data->dims != \null ==>
              \separated(length, data->dims + (0 .. data->rank - 1));
     assigns out[0 .. out_capacity - 1], *length, diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    // SHAPE-OUTPUT, SHAPE-CLAMP, SHAPE-DEFAULTS, SHAPE-EMPTY, SHAPE-SCALAR
-    ensures \result == ONNXSHAPE_OK ==>
-            is_version(ONNXSHAPE_OP_SHAPE, version) &&
-            type_allowed(ONNXSHAPE_OP_SHAPE, version, data->type) &&
-            all_nonneg(data->dims, data->rank);
-    ensures \result == ONNXSHAPE_OK ==> *length == shape_len(attrs, data->rank);
-    ensures \result == ONNXSHAPE_OK ==>
-            \forall integer k; 0 <= k < *length ==>
-              out[k] == data->dims[shape_start(attrs, data->rank) + k];
-    // SHAPE-ATTRS-VERSION
-    ensures \result == ONNXSHAPE_ERR_INVALID_ATTRIBUTE ==> version < 15 && shape_attrs_set(attrs);
-    ensures \result == ONNXSHAPE_ERR_INVALID_ARGUMENT ==>
-            data == \null || length == \null || (data->dims == \null && data->rank > 0) ||
-            data->rank > INT64_MAX;
-    ensures \result == ONNXSHAPE_ERR_NEGATIVE_DIM ==> !all_nonneg(data->dims, data->rank);
-    // KERNEL-CAPACITY
-    ensures \result == ONNXSHAPE_ERR_BUFFER_TOO_SMALL ==>
-            shape_len(attrs, data->rank) > 0 &&
-            (out == \null || shape_len(attrs, data->rank) > out_capacity);
-    ensures \result == ONNXSHAPE_ERR_UNKNOWN_VERSION ==> !is_version(ONNXSHAPE_OP_SHAPE, version);
-    ensures \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ==> !is_type(data->type);
-    ensures \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED ==> !type_allowed(ONNXSHAPE_OP_SHAPE,
-            version, data->type);
-    // KERNEL-UNTOUCHED-ON-ERROR
-    ensures \result != ONNXSHAPE_OK && out != \null ==>
-            \forall integer k; 0 <= k < out_capacity ==> out[k] == \old(out[k]);
-    ensures \result != ONNXSHAPE_OK && length != \null ==> *length == \old(*length);
+    // Every input has exactly one status: the first check it fails, or OK.
+    ensures ERROR_ORDER: \result == \old(shape_run_status(version, data, attrs, out, out_capacity,
+                                                     length));
+    ensures DIAG_STATE: \result == ONNXSHAPE_OK ==> diag_cleared(diag);
+    ensures DIAG_STATE: \result != ONNXSHAPE_OK ==> diag_failed(diag);
+    behavior accepted:
+      assumes shape_run_status(version, data, attrs, out, out_capacity, length) == ONNXSHAPE_OK;
+      ensures SHAPE_OUTPUT: SHAPE_CLAMP: SHAPE_DEFAULTS: SHAPE_EMPTY: SHAPE_SCALAR:
+              \result == ONNXSHAPE_OK && *length == shape_len(attrs, data->rank);
+      ensures SHAPE_OUTPUT: SHAPE_CLAMP: SHAPE_DEFAULTS:
+              \forall integer k; 0 <= k < *length ==>
+                out[k] == data->dims[shape_start(attrs, data->rank) + k];
+      // Only the output's values are written.
+      ensures KERNEL_RESULT_ONLY: \forall integer k; *length <= k < out_capacity ==>
+              out[k] == \old(out[k]);
+    behavior rejected:
+      assumes shape_run_status(version, data, attrs, out, out_capacity, length) != ONNXSHAPE_OK;
+      ensures KERNEL_UNTOUCHED_ON_ERROR: \result != ONNXSHAPE_OK &&
+              (out != \null ==> \forall integer k; 0 <= k < out_capacity ==>
+                 out[k] == \old(out[k])) &&
+              (length != \null ==> *length == \old(*length));
+    complete behaviors;
+    disjoint behaviors;
 */
 ONNXSHAPE_API onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
                                      const onnxshape_shape_attrs *attrs, int64_t *out,
@@ -612,11 +555,19 @@ ONNXSHAPE_API onnxshape_status onnxshape_shape_run(int version, const onnxshape_
  *         ONNXSHAPE_ERR_TYPE_NOT_ALLOWED.
  */
 /*@ requires diag_ok(diag);
-    // OPSET-VERSIONS TYPE-SET SIZE-OUTPUT
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    ensures \result == ONNXSHAPE_OK <==>
-            is_version(ONNXSHAPE_OP_SIZE, version) &&
-            type_allowed(ONNXSHAPE_OP_SIZE, version, type);
+    // Every input has exactly one status: the first check it fails, or OK.
+    ensures ERROR_ORDER: \result == entry_status(ONNXSHAPE_OP_SIZE, version, type);
+    ensures DIAG_STATE: \result == ONNXSHAPE_OK ==> diag_cleared(diag);
+    ensures DIAG_STATE: \result != ONNXSHAPE_OK ==> diag_failed(diag);
+    behavior accepted:
+      assumes entry_status(ONNXSHAPE_OP_SIZE, version, type) == ONNXSHAPE_OK;
+      ensures OPSET_VERSIONS: TYPE_SET: SIZE_OUTPUT: \result == ONNXSHAPE_OK;
+    behavior rejected:
+      assumes entry_status(ONNXSHAPE_OP_SIZE, version, type) != ONNXSHAPE_OK;
+      ensures \result != ONNXSHAPE_OK;
+    complete behaviors;
+    disjoint behaviors;
 */
 ONNXSHAPE_API onnxshape_status onnxshape_size_infer(int version, int32_t type, onnxshape_diag *diag);
 
@@ -635,23 +586,21 @@ ONNXSHAPE_API onnxshape_status onnxshape_size_infer(int version, int32_t type, o
     requires data != \null && out != \null && data->rank > 0 && data->dims != \null ==>
              \separated(out, data->dims + (0 .. data->rank - 1));
     assigns *out, diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    // SIZE-OUTPUT, SIZE-ZERO-FIRST, DIMS-COUNT
-    ensures \result == ONNXSHAPE_OK ==>
-            is_version(ONNXSHAPE_OP_SIZE, version) &&
-            type_allowed(ONNXSHAPE_OP_SIZE, version, data->type) &&
-            all_nonneg(data->dims, data->rank) && *out == \old(elem_count(data->dims, data->rank));
-    // SIZE-OVERFLOW
-    ensures \result == ONNXSHAPE_ERR_OVERFLOW ==>
-            all_nonneg(data->dims, data->rank) &&
-            \old(elem_count(data->dims, data->rank)) > INT64_MAX;
-    ensures \result == ONNXSHAPE_ERR_NEGATIVE_DIM ==> !all_nonneg(data->dims, data->rank);
-    ensures \result == ONNXSHAPE_ERR_INVALID_ARGUMENT ==>
-            data == \null || out == \null || (data->dims == \null && data->rank > 0);
-    ensures \result == ONNXSHAPE_ERR_UNKNOWN_VERSION ==> !is_version(ONNXSHAPE_OP_SIZE, version);
-    ensures \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ==> !is_type(data->type);
-    ensures \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED ==> !type_allowed(ONNXSHAPE_OP_SIZE,
-            version, data->type);
-    ensures \result != ONNXSHAPE_OK && out != \null ==> *out == \old(*out);
+    // Every input has exactly one status: the first check it fails, or OK.
+    ensures ERROR_ORDER: \result == \old(size_run_status(version, data, out));
+    ensures DIAG_STATE: \result == ONNXSHAPE_OK ==> diag_cleared(diag);
+    ensures DIAG_STATE: \result != ONNXSHAPE_OK ==> diag_failed(diag);
+    behavior accepted:
+      assumes size_run_status(version, data, out) == ONNXSHAPE_OK;
+      ensures SIZE_OUTPUT: SIZE_ZERO_FIRST: DIMS_COUNT:
+              \result == ONNXSHAPE_OK && *out == \old(elem_count(data->dims, data->rank));
+    behavior rejected:
+      assumes size_run_status(version, data, out) != ONNXSHAPE_OK;
+      // SIZE-OVERFLOW: no wrapped count
+      ensures KERNEL_UNTOUCHED_ON_ERROR: \result != ONNXSHAPE_OK &&
+              (out != \null ==> *out == \old(*out));
+    complete behaviors;
+    disjoint behaviors;
 */
 ONNXSHAPE_API onnxshape_status onnxshape_size_run(int version, const onnxshape_tensor *data, int64_t *out,
                                     onnxshape_diag *diag);
@@ -661,171 +610,7 @@ ONNXSHAPE_API onnxshape_status onnxshape_size_run(int version, const onnxshape_t
 /** @name Reshape
  * @{ */
 
-/** Attributes of Reshape. */
-typedef struct onnxshape_reshape_attrs {
-  int has_allowzero; /**< 1 if allowzero is set (Reshape-14 and later) */
-  int64_t allowzero; /**< 0 (default) or 1 */
-} onnxshape_reshape_attrs;
 
-/*@
-  // ---- Reshape -------------------------------------------------------------
-
-  // RESHAPE-ALLOWZERO-VALUES: the allowzero in effect (default 0).
-  logic integer allowzero_of{L}(onnxshape_reshape_attrs *a) =
-    a != \null && a->has_allowzero ? a->allowzero : 0;
-  // RESHAPE-ZERO-COPY, RESHAPE-ZERO-LITERAL, RESHAPE-LITERAL: what shape[i]
-  // stands for before the -1 is inferred.
-  logic integer target_dim{L}(int64_t *s, int64_t *d, integer az, integer i) =
-    s[i] == 0 && az == 0 ? d[i] : s[i];
-  // P: the product of the target dims of s[0 .. n-1] other than index x.
-  axiomatic KnownProd {
-    logic integer known_prod{L}(int64_t *s, int64_t *d, integer az, integer x, integer n)
-      reads s[0 .. n - 1], d[0 .. n - 1];
-    axiom known_prod_empty{L}:
-      \forall int64_t *s, *d, integer az, x, n; n <= 0 ==> known_prod(s, d, az, x, n) == 1;
-    axiom known_prod_step{L}:
-      \forall int64_t *s, *d, integer az, x, n; n > 0 ==>
-        known_prod(s, d, az, x, n) ==
-        known_prod(s, d, az, x, n - 1) * (n - 1 == x ? 1 : target_dim(s, d, az, n - 1));
-  }
-  predicate below_minus_one{L}(int64_t *s, integer n) = \exists integer k; 0 <= k < n && s[k] < -1;
-  predicate has_minus_one{L}(int64_t *s, integer n) = \exists integer k; 0 <= k < n && s[k] == -1;
-  predicate two_minus_one{L}(int64_t *s, integer n) =
-    \exists integer i, j; 0 <= i < j < n && s[i] == -1 && s[j] == -1;
-  predicate zero_past_rank{L}(int64_t *s, integer n, integer rank) =
-    \exists integer k; rank <= k < n && s[k] == 0;
-  predicate has_zero_target{L}(int64_t *s, integer n) = \exists integer k; 0 <= k < n && s[k] == 0;
-
-  // The value-by-value rules: RESHAPE-BELOW-MINUS-ONE, RESHAPE-ONE-INFERRED,
-  // RESHAPE-ZERO-COPY-RANGE (without allowzero) and RESHAPE-ALLOWZERO-INFERRED.
-  predicate targets_ok{L}(int64_t *s, integer n, integer rank, integer az) =
-    !below_minus_one(s, n) && !two_minus_one(s, n) &&
-    (az == 0 ==> !zero_past_rank(s, n, rank)) &&
-    !(az == 1 && has_zero_target(s, n) && has_minus_one(s, n));
-
-  // The output dims o of a successful Reshape of c elements:
-  // RESHAPE-ZERO-COPY, RESHAPE-ZERO-LITERAL, RESHAPE-LITERAL: every value but
-  // -1 becomes its target dim;
-  // RESHAPE-INFER, RESHAPE-INFER-ZERO, RESHAPE-INFER-DIVISIBLE: the -1
-  // becomes c / P, where P != 0 divides c;
-  // RESHAPE-COUNT, RESHAPE-SCALAR: without a -1, P is c (for an empty target,
-  // P = 1: a scalar).
-  // The inputs s and d are read at label I (the call), the output o at O.
-  predicate reshape_dims{I,O}(int64_t *s, integer n, int64_t *d, integer az, int64_t *o,
-                              integer c) =
-    (\forall integer k; 0 <= k < n && \at(s[k], I) != -1 ==>
-       \at(o[k], O) == \at(target_dim(s, d, az, k), I)) &&
-    (\forall integer k; 0 <= k < n && \at(s[k], I) == -1 ==>
-       \at(known_prod(s, d, az, k, n), I) != 0 && c % \at(known_prod(s, d, az, k, n), I) == 0 &&
-       \at(o[k], O) == c / \at(known_prod(s, d, az, k, n), I)) &&
-    (\at(!has_minus_one(s, n), I) ==> \at(known_prod(s, d, az, -1, n), I) == c);
-
-  // A successful Reshape of data dims d[0 .. r-1] to target s[0 .. n-1]
-  // with allowzero az: the data count fits (DIMS-COUNT), every target rule
-  // holds, and o holds the output dims.
-  predicate reshape_accepts{I,O}(int64_t *s, integer n, int64_t *d, integer r, integer az,
-                                 int64_t *o) =
-    \at(all_nonneg(d, r), I) && \at(elem_count(d, r), I) <= INT64_MAX &&
-    \at(targets_ok(s, n, r, az), I) &&
-    reshape_dims{I,O}(s, n, d, az, o, \at(elem_count(d, r), I));
-
-  // Each error status st of Reshape's rules is returned only when its rule
-  // is broken.
-  predicate reshape_rejects{L}(integer st, int64_t *s, integer n, int64_t *d, integer r,
-                               integer az) =
-    (st == ONNXSHAPE_ERR_NEGATIVE_DIM ==> !all_nonneg(d, r)) &&
-    (st == ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE ==> below_minus_one(s, n)) &&
-    (st == ONNXSHAPE_ERR_MULTIPLE_INFERRED ==> two_minus_one(s, n)) &&
-    (st == ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE ==> az == 0 && zero_past_rank(s, n, r)) &&
-    (st == ONNXSHAPE_ERR_ZERO_WITH_INFERRED ==>
-       az == 1 && has_zero_target(s, n) && has_minus_one(s, n)) &&
-    (st == ONNXSHAPE_ERR_INFERRED_FROM_ZERO ==>
-       \exists integer k; 0 <= k < n && s[k] == -1 && known_prod(s, d, az, k, n) == 0) &&
-    (st == ONNXSHAPE_ERR_NOT_DIVISIBLE ==>
-       \exists integer k; 0 <= k < n && s[k] == -1 && known_prod(s, d, az, k, n) != 0 &&
-         elem_count(d, r) % known_prod(s, d, az, k, n) != 0) &&
-    (st == ONNXSHAPE_ERR_COUNT_MISMATCH ==>
-       !has_minus_one(s, n) && known_prod(s, d, az, -1, n) != elem_count(d, r));
-
-  // RESHAPE-OVERFLOW: the data count overflows, or the product of the target
-  // dims does where no output could satisfy RESHAPE-COUNT or
-  // RESHAPE-INFER-DIVISIBLE.
-  predicate reshape_overflows{L}(int64_t *s, integer n, int64_t *d, integer r, integer az) =
-    elem_count(d, r) > INT64_MAX ||
-    (elem_count(d, r) != 0 || !has_minus_one(s, n)) &&
-    \exists integer x; (x == -1 || (0 <= x < n && s[x] == -1)) &&
-      known_prod(s, d, az, x, n) > INT64_MAX;
-  // RESHAPE-ALLOWZERO-VERSION, RESHAPE-ALLOWZERO-VALUES, OPSET-VERSIONS,
-  // TYPE-SET: the statuses of the checks made before any rule, each returned
-  // only when its check fails.
-  predicate reshape_entry{L}(integer st, integer version, integer type,
-                             onnxshape_reshape_attrs *attrs) =
-    (st == ONNXSHAPE_ERR_UNKNOWN_VERSION ==> !is_version(ONNXSHAPE_OP_RESHAPE, version)) &&
-    (st == ONNXSHAPE_ERR_UNKNOWN_TYPE ==> !is_type(type)) &&
-    (st == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED ==> !type_allowed(ONNXSHAPE_OP_RESHAPE, version, type)) &&
-    (st == ONNXSHAPE_ERR_INVALID_ATTRIBUTE ==> attrs != \null && attrs->has_allowzero &&
-       (version < 14 || (attrs->allowzero != 0 && attrs->allowzero != 1)));
-
-  // STORAGE-BYTES: the bytes the dims of tensor t need.
-  logic integer data_need{L}(onnxshape_tensor *t) =
-    storage_bytes(type_bits(t->type), elem_count(t->dims, t->rank));
-
-  // The rules of a Reshape run on tensor data (inputs read at the call, Pre;
-  // out_dims at the return, Post): on success the version, type, allowzero
-  // and capacity were valid and every rule holds (reshape_accepts); each
-  // rule's error only when that rule is broken (reshape_rejects, reshape_entry);
-  // OVERFLOW only when a product or the byte count is too large
-  // (RESHAPE-OVERFLOW, STORAGE-BYTES); DATA_SIZE only when the data holds
-  // fewer bytes than its dims need (STORAGE-BYTES).
-  predicate reshape_run_rules{Pre,Post}(integer st, integer version, onnxshape_tensor *data,
-                                        int64_t *shape, integer shape_len,
-                                        onnxshape_reshape_attrs *attrs, int64_t *out_dims,
-                                        integer out_capacity) =
-    (st == ONNXSHAPE_OK ==>
-       \at(is_version(ONNXSHAPE_OP_RESHAPE, version) &&
-           type_allowed(ONNXSHAPE_OP_RESHAPE, version, data->type) &&
-           (allowzero_of(attrs) == 0 || allowzero_of(attrs) == 1), Pre) &&
-       shape_len <= out_capacity &&
-       reshape_accepts{Pre,Post}(shape, shape_len, \at(data->dims, Pre), \at(data->rank, Pre),
-                                 \at(allowzero_of(attrs), Pre), out_dims)) &&
-    \at(reshape_rejects(st, shape, shape_len, data->dims, data->rank, allowzero_of(attrs)), Pre) &&
-    (st == ONNXSHAPE_ERR_OVERFLOW ==>
-       \at(reshape_overflows(shape, shape_len, data->dims, data->rank, allowzero_of(attrs)) ||
-           data_need(data) > SIZE_MAX, Pre)) &&
-    (st == ONNXSHAPE_ERR_DATA_SIZE ==>
-       \at(data_need(data) > 0 &&
-           (data->data == \null || data_need(data) > data->data_bytes), Pre)) &&
-    \at(reshape_entry(st, version, data->type, attrs), Pre);
-
-  // The memory of the Reshape run kernels: each pointer null or valid, and
-  // the outputs (out_dims, out) separated from the inputs and each other.
-  predicate reshape_run_memory{L}(onnxshape_tensor *data, int64_t *shape, integer shape_len,
-                                  onnxshape_reshape_attrs *attrs, int64_t *out_dims,
-                                  integer out_capacity, onnxshape_tensor *out,
-                                  onnxshape_diag *diag) =
-    (data == \null || \valid_read(data)) &&
-    (data != \null && data->rank > 0 && data->dims != \null ==>
-       \valid_read(data->dims + (0 .. data->rank - 1))) &&
-    (attrs == \null || \valid_read(attrs)) &&
-    (out_dims == \null || \valid(out_dims + (0 .. out_capacity - 1))) &&
-    (shape_len == 0 || shape == \null || \valid_read(shape + (0 .. shape_len - 1))) &&
-    shape_len < SIZE_MAX && diag_ok(diag) &&
-    (out_dims != \null ==>
-       \separated(out_dims + (0 .. out_capacity - 1), shape + (0 .. shape_len - 1)) &&
-       \separated(out_dims + (0 .. out_capacity - 1), attrs) &&
-       \separated(out_dims + (0 .. out_capacity - 1), diag)) &&
-    (out_dims != \null && data != \null ==>
-       \separated(out_dims + (0 .. out_capacity - 1), data) &&
-       (data->rank == 0 || data->dims == \null ||
-        \separated(out_dims + (0 .. out_capacity - 1), data->dims + (0 .. data->rank - 1)))) &&
-    (out == \null || \valid(out)) &&
-    (out != \null ==>
-       \separated(out, data) && \separated(out, attrs) && \separated(out, diag) &&
-       \separated(out, shape + (0 .. shape_len - 1))) &&
-    (out != \null && out_dims != \null ==> \separated(out, out_dims + (0 .. out_capacity - 1))) &&
-    (out != \null && data != \null && data->rank > 0 && data->dims != \null ==>
-       \separated(out, data->dims + (0 .. data->rank - 1)));
-*/
 
 /**
  * Resolve Reshape's output dims.
@@ -866,25 +651,33 @@ typedef struct onnxshape_reshape_attrs {
     requires out_dims != \null ==> \separated(out_dims + (0 .. out_capacity - 1),
                                                in_dims + (0 .. in_rank - 1));
     assigns out_dims[0 .. out_capacity - 1], diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    ensures \result == ONNXSHAPE_OK ==>
-            is_version(ONNXSHAPE_OP_RESHAPE, version) &&
-            type_allowed(ONNXSHAPE_OP_RESHAPE, version, type) &&
-            (allowzero_of(attrs) == 0 || allowzero_of(attrs) == 1) && shape_len <= out_capacity;
-    ensures \result == ONNXSHAPE_OK ==>
-            reshape_accepts{Pre,Post}(shape, shape_len, in_dims, in_rank,
-                                      allowzero_of(attrs), out_dims);
-    ensures reshape_rejects{Pre}(\result, shape, shape_len, in_dims, in_rank, allowzero_of(attrs));
-    ensures \result == ONNXSHAPE_ERR_OVERFLOW ==>
-            reshape_overflows{Pre}(shape, shape_len, in_dims, in_rank, allowzero_of(attrs));
-    ensures \result == ONNXSHAPE_ERR_INVALID_ARGUMENT ==>
-            (shape_len > 0 && (shape == \null || out_dims == \null)) ||
-            (in_rank > 0 && in_dims == \null);
-    // KERNEL-CAPACITY
-    ensures \result == ONNXSHAPE_ERR_BUFFER_TOO_SMALL ==> out_capacity < shape_len;
-    ensures reshape_entry(\result, version, type, attrs);
-    // KERNEL-UNTOUCHED-ON-ERROR
-    ensures \result != ONNXSHAPE_OK && out_dims != \null ==>
-            \forall integer k; 0 <= k < out_capacity ==> out_dims[k] == \old(out_dims[k]);
+    // Every input has exactly one status: the first rule it breaks, in
+    // semantics.md's order, or OK.
+    ensures ERROR_ORDER: \result == reshape_status{Pre}(version, type, in_dims, in_rank, shape,
+                                                        shape_len, attrs, out_dims, out_capacity);
+    ensures DIAG_STATE: \result == ONNXSHAPE_OK ==> diag_cleared(diag);
+    ensures DIAG_STATE: \result != ONNXSHAPE_OK ==> diag_failed(diag);
+    // RESHAPE-ALLOWZERO-VERSION: allowzero before Reshape-14 is refused.
+    ensures RESHAPE_ALLOWZERO_VERSION: RESHAPE_ALLOWZERO_VALUES:
+            allowzero_invalid(version, attrs) ==> \result != ONNXSHAPE_OK;
+    behavior accepted:
+      assumes reshape_status(version, type, in_dims, in_rank, shape, shape_len, attrs, out_dims,
+                             out_capacity) == ONNXSHAPE_OK;
+      ensures RESHAPE_INFER: RESHAPE_ZERO_COPY: RESHAPE_LITERAL: RESHAPE_COUNT: RESHAPE_SCALAR:
+              \result == ONNXSHAPE_OK &&
+              reshape_accepts{Pre,Post}(shape, shape_len, in_dims, in_rank,
+                                        allowzero_of(attrs), out_dims);
+      // Only the output's dims are written.
+      ensures KERNEL_RESULT_ONLY: \forall integer k; shape_len <= k < out_capacity ==>
+              out_dims[k] == \old(out_dims[k]);
+    behavior rejected:
+      assumes reshape_status(version, type, in_dims, in_rank, shape, shape_len, attrs, out_dims,
+                             out_capacity) != ONNXSHAPE_OK;
+      ensures KERNEL_UNTOUCHED_ON_ERROR: \result != ONNXSHAPE_OK &&
+              (out_dims != \null ==> \forall integer k; 0 <= k < out_capacity ==>
+                 out_dims[k] == \old(out_dims[k]));
+    complete behaviors;
+    disjoint behaviors;
 */
 ONNXSHAPE_API onnxshape_status onnxshape_reshape_infer(int version, int32_t type, const int64_t *in_dims,
                                          size_t in_rank, const int64_t *shape, size_t shape_len,
@@ -898,10 +691,25 @@ ONNXSHAPE_API onnxshape_status onnxshape_reshape_infer(int version, int32_t type
  */
 /*@ requires diag_ok(diag);
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    // RESHAPE-SHAPE-INPUT; RESHAPE-INPUTS: only versions 5 and later have the input
-    ensures \result == ONNXSHAPE_OK <==>
-            is_version(ONNXSHAPE_OP_RESHAPE, version) && version >= 5 &&
-            type == ONNXSHAPE_TYPE_INT64 && rank == 1;
+    // Every input has exactly one status: the first check it fails, or OK.
+    ensures ERROR_ORDER: \result ==
+            (!(is_version(ONNXSHAPE_OP_RESHAPE, version) && version >= 5) ?
+               ONNXSHAPE_ERR_UNKNOWN_VERSION :
+             type != ONNXSHAPE_TYPE_INT64 ? ONNXSHAPE_ERR_TYPE_NOT_ALLOWED :
+             rank != 1 ? ONNXSHAPE_ERR_INVALID_RANK : ONNXSHAPE_OK);
+    ensures DIAG_STATE: \result == ONNXSHAPE_OK ==> diag_cleared(diag);
+    ensures DIAG_STATE: \result != ONNXSHAPE_OK ==> diag_failed(diag);
+    behavior accepted:
+      assumes is_version(ONNXSHAPE_OP_RESHAPE, version) && version >= 5 &&
+              type == ONNXSHAPE_TYPE_INT64 && rank == 1;
+      // RESHAPE-INPUTS: only versions 5 and later have the input
+      ensures RESHAPE_SHAPE_INPUT: RESHAPE_INPUTS: \result == ONNXSHAPE_OK;
+    behavior rejected:
+      assumes !(is_version(ONNXSHAPE_OP_RESHAPE, version) && version >= 5 &&
+                type == ONNXSHAPE_TYPE_INT64 && rank == 1);
+      ensures RESHAPE_SHAPE_INPUT: RESHAPE_INPUTS: \result != ONNXSHAPE_OK;
+    complete behaviors;
+    disjoint behaviors;
 */
 ONNXSHAPE_API onnxshape_status onnxshape_reshape_check_shape_input(int version, int32_t type, size_t rank,
                                                      onnxshape_diag *diag);
@@ -916,24 +724,36 @@ ONNXSHAPE_API onnxshape_status onnxshape_reshape_check_shape_input(int version, 
 /*@
     requires reshape_run_memory(data, shape, shape_len, attrs, out_dims, out_capacity, out, diag);
     assigns out_dims[0 .. out_capacity - 1], *out, diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    // Every rule of Reshape, each error only when its rule is broken.
-    ensures reshape_run_rules{Pre,Post}(\result, version, data, shape, shape_len, attrs,
-                                        out_dims, out_capacity);
-    // RESHAPE-DATA-UNCHANGED, RESHAPE-VIEW: the same bytes under the new dims.
-    ensures \result == ONNXSHAPE_OK ==>
-            out->type == data->type && out->rank == shape_len && out->dims == out_dims &&
-            out->data == data->data && out->data_bytes == \old(data_need(data)) &&
-            out->data_bytes <= data->data_bytes;
-    // KERNEL-CAPACITY
-    ensures \result == ONNXSHAPE_ERR_BUFFER_TOO_SMALL ==> out_capacity < shape_len;
-    ensures \result == ONNXSHAPE_ERR_INVALID_ARGUMENT ==>
-            data == \null || out == \null ||
-            (shape_len > 0 && (shape == \null || out_dims == \null)) ||
-            (data->rank > 0 && data->dims == \null);
-    // KERNEL-UNTOUCHED-ON-ERROR
-    ensures \result != ONNXSHAPE_OK && out_dims != \null ==>
-            \forall integer k; 0 <= k < out_capacity ==> out_dims[k] == \old(out_dims[k]);
-    ensures \result != ONNXSHAPE_OK && out != \null ==> *out == \old(*out);
+    // Every input has exactly one status: the first rule it breaks, in
+    // semantics.md's order, or OK.
+    ensures ERROR_ORDER: \result == reshape_run_status{Pre}(version, data, shape, shape_len, attrs,
+                                     out_dims, out_capacity, out, 0, \null, 0);
+    ensures DIAG_STATE: \result == ONNXSHAPE_OK ==> diag_cleared(diag);
+    ensures DIAG_STATE: \result != ONNXSHAPE_OK ==> diag_failed(diag);
+    behavior accepted:
+      assumes reshape_run_status(version, data, shape, shape_len, attrs, out_dims, out_capacity,
+                                 out, 0, \null, 0) == ONNXSHAPE_OK;
+      ensures RESHAPE_INFER: RESHAPE_ZERO_COPY: RESHAPE_LITERAL: RESHAPE_COUNT: RESHAPE_SCALAR:
+              \result == ONNXSHAPE_OK &&
+              reshape_accepts{Pre,Post}(shape, shape_len, \at(data->dims, Pre),
+                                        \at(data->rank, Pre), \at(allowzero_of(attrs), Pre),
+                                        out_dims);
+      // RESHAPE-DATA-UNCHANGED: the same bytes under the new dims.
+      ensures RESHAPE_VIEW: RESHAPE_DATA_UNCHANGED:
+              out->type == data->type && out->rank == shape_len && out->dims == out_dims &&
+              out->data == data->data && out->data_bytes == \old(data_need(data)) &&
+              out->data_bytes <= data->data_bytes;
+      ensures KERNEL_RESULT_ONLY: \forall integer k; shape_len <= k < out_capacity ==>
+              out_dims[k] == \old(out_dims[k]);
+    behavior rejected:
+      assumes reshape_run_status(version, data, shape, shape_len, attrs, out_dims, out_capacity,
+                                 out, 0, \null, 0) != ONNXSHAPE_OK;
+      ensures KERNEL_UNTOUCHED_ON_ERROR: \result != ONNXSHAPE_OK &&
+              (out_dims != \null ==> \forall integer k; 0 <= k < out_capacity ==>
+                 out_dims[k] == \old(out_dims[k])) &&
+              (out != \null ==> *out == \old(*out));
+    complete behaviors;
+    disjoint behaviors;
 */
 ONNXSHAPE_API onnxshape_status onnxshape_reshape_run_view(int version, const onnxshape_tensor *data,
                                             const int64_t *shape, size_t shape_len,
@@ -973,32 +793,45 @@ ONNXSHAPE_API onnxshape_status onnxshape_reshape_run_view(int version, const onn
              \separated((char *)dst + (0 .. dst_capacity - 1), data->dims + (0 .. data->rank - 1));
     assigns out_dims[0 .. out_capacity - 1], *out, ((char *)dst)[0 .. dst_capacity - 1],
             diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    // Every rule of Reshape, each error only when its rule is broken.
-    ensures reshape_run_rules{Pre,Post}(\result, version, data, shape, shape_len, attrs,
-                                        out_dims, out_capacity);
-    // RESHAPE-DATA-UNCHANGED, RESHAPE-COPY: the bytes, moved unchanged
-    // (dst may overlap the data, as with memmove).
-    ensures \result == ONNXSHAPE_OK ==>
-            out->type == data->type && out->rank == shape_len && out->dims == out_dims &&
-            out->data == dst && out->data_bytes == \old(data_need(data)) &&
+    // Every input has exactly one status: the first rule it breaks, in
+    // semantics.md's order, or OK.
+    ensures ERROR_ORDER: \result == reshape_run_status{Pre}(version, data, shape, shape_len, attrs,
+                                     out_dims, out_capacity, out, 1, (char *)dst, dst_capacity);
+    ensures DIAG_STATE: \result == ONNXSHAPE_OK ==> diag_cleared(diag);
+    ensures DIAG_STATE: \result != ONNXSHAPE_OK ==> diag_failed(diag);
+    behavior accepted:
+      assumes reshape_run_status(version, data, shape, shape_len, attrs, out_dims, out_capacity,
+                                 out, 1, (char *)dst, dst_capacity) == ONNXSHAPE_OK;
+      ensures RESHAPE_INFER: RESHAPE_ZERO_COPY: RESHAPE_LITERAL: RESHAPE_COUNT: RESHAPE_SCALAR:
+              \result == ONNXSHAPE_OK &&
+              reshape_accepts{Pre,Post}(shape, shape_len, \at(data->dims, Pre),
+                                        \at(data->rank, Pre), \at(allowzero_of(attrs), Pre),
+                                        out_dims);
+      // RESHAPE-DATA-UNCHANGED: the bytes, moved unchanged (dst may overlap
+      // the data, as with memmove).
+      ensures RESHAPE_COPY: RESHAPE_DATA_UNCHANGED:
+              out->type == data->type && out->rank == shape_len && out->dims == out_dims &&
+              out->data == dst && out->data_bytes == \old(data_need(data)) &&
               out->data_bytes <= dst_capacity;
-    ensures \result == ONNXSHAPE_OK ==>
-            \forall integer k; 0 <= k < out->data_bytes ==>
-              ((char *)dst)[k] == \at(((char *)data->data)[k], Pre);
-    // KERNEL-CAPACITY
-    ensures \result == ONNXSHAPE_ERR_BUFFER_TOO_SMALL ==>
-            out_capacity < shape_len || (\old(data_need(data)) > 0 && (dst == \null ||
-              \old(data_need(data)) > dst_capacity));
-    ensures \result == ONNXSHAPE_ERR_INVALID_ARGUMENT ==>
-            data == \null || out == \null ||
-            (shape_len > 0 && (shape == \null || out_dims == \null)) ||
-            (data->rank > 0 && data->dims == \null);
-    // KERNEL-UNTOUCHED-ON-ERROR
-    ensures \result != ONNXSHAPE_OK && out_dims != \null ==>
-            \forall integer k; 0 <= k < out_capacity ==> out_dims[k] == \old(out_dims[k]);
-    ensures \result != ONNXSHAPE_OK && out != \null ==> *out == \old(*out);
-    ensures \result != ONNXSHAPE_OK && dst != \null ==>
-            \forall integer k; 0 <= k < dst_capacity ==> ((char *)dst)[k] == \old(((char *)dst)[k]);
+      ensures RESHAPE_COPY: RESHAPE_DATA_UNCHANGED:
+              \forall integer k; 0 <= k < out->data_bytes ==>
+                ((char *)dst)[k] == \at(((char *)data->data)[k], Pre);
+      ensures KERNEL_RESULT_ONLY: \forall integer k; shape_len <= k < out_capacity ==>
+              out_dims[k] == \old(out_dims[k]);
+      ensures KERNEL_RESULT_ONLY: dst != \null ==>
+              \forall integer k; out->data_bytes <= k < dst_capacity ==>
+                ((char *)dst)[k] == \old(((char *)dst)[k]);
+    behavior rejected:
+      assumes reshape_run_status(version, data, shape, shape_len, attrs, out_dims, out_capacity,
+                                 out, 1, (char *)dst, dst_capacity) != ONNXSHAPE_OK;
+      ensures KERNEL_UNTOUCHED_ON_ERROR: \result != ONNXSHAPE_OK &&
+              (out_dims != \null ==> \forall integer k; 0 <= k < out_capacity ==>
+                 out_dims[k] == \old(out_dims[k])) &&
+              (out != \null ==> *out == \old(*out)) &&
+              (dst != \null ==> \forall integer k; 0 <= k < dst_capacity ==>
+                 ((char *)dst)[k] == \old(((char *)dst)[k]));
+    complete behaviors;
+    disjoint behaviors;
 */
 ONNXSHAPE_API onnxshape_status onnxshape_reshape_run_copy(int version, const onnxshape_tensor *data,
                                             const int64_t *shape, size_t shape_len,

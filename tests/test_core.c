@@ -2,8 +2,12 @@
 /* Element types, operator versions, status codes, diagnostics and dims
  * arithmetic (docs/semantics.md: "Versions and opset resolution",
  * "Element types"). */
+#include <stdio.h>
+#include <string.h>
+
 #include "harness.h"
 #include "../src/core/internal.h"
+#include "../src/core/catalog_fns.h"
 
 /* covers: STATUS-VALUES */
 /* The pinned status values: changing one breaks users, so each is spelled out. */
@@ -508,9 +512,211 @@ static void test_version_contracts_exhaustive(void) {
   CHECK_I64(checked, 7L * 43 * 34);
 }
 
+/* covers: TYPE-TABLE OPSET-VERSIONS TYPE-SET */
+/* The accessors the fast path inlines (catalog_fns.h) against the public
+ * tables, on every number around the tables' ranges: bytes per element is
+ * bits / 8 for whole-byte types and 0 otherwise (strings, sub-byte types, no
+ * type); the last type of a version is its type set's upper end, 0 for no
+ * version and for Reshape-1 (whose set is not a range). */
+static void test_inlined_catalog_exhaustive(void) {
+  long checked = 0;
+  for (int32_t t = -3; t <= 40; t++) {
+    const onnxshape_type_info *info = onnxshape_type_get(t);
+    size_t want = info != NULL && info->bits >= 8 ? (size_t)info->bits / 8u : 0u;
+    CHECK_I64((int64_t)onnxshape__elem_bytes(t), (int64_t)want);
+    checked++;
+  }
+  for (int op = 0; op < 5; op++) {
+    for (int v = -2; v <= 40; v++) {
+      int32_t last = onnxshape__last_type((onnxshape_op)op, v);
+      int32_t want = 0;
+      if (onnxshape_op_version_get((onnxshape_op)op, v) != NULL &&
+          !(op == ONNXSHAPE_OP_RESHAPE && v == 1)) {
+        /* the largest type the version accepts, by the public check */
+        for (int32_t t = 1; t <= ONNXSHAPE_TYPE_LAST; t++) {
+          if (onnxshape_check_type((onnxshape_op)op, v, t, NULL) == ONNXSHAPE_OK) want = t;
+        }
+      }
+      CHECK_I64(last, want);
+      checked++;
+    }
+  }
+  CHECK_I64(checked, 44L + 5L * 43);
+}
+
+/* A diagnostic holding a message from an earlier call. */
+static void stale(onnxshape_diag *d) {
+  onnxshape_diag_init(d);
+  snprintf(d->message, sizeof d->message, "stale message from an earlier call");
+}
+
+/* covers: DIAG-STATE ERROR-MESSAGE */
+/* Every kernel, given a diagnostic that still holds an earlier message:
+ * a successful call leaves it empty, a failed one replaces it by its own
+ * reason. */
+static void test_diag_state_every_kernel(void) {
+  const int64_t dims[2] = {2, 3};
+  const int64_t bad_dims[2] = {2, -3};
+  const float values[6] = {0};
+  onnxshape_tensor t = {ONNXSHAPE_TYPE_FLOAT, 2, dims, values, sizeof values};
+  onnxshape_tensor bad = {ONNXSHAPE_TYPE_FLOAT, 2, bad_dims, values, sizeof values};
+  const int64_t target[1] = {-1};
+  int64_t out[4];
+  size_t len;
+  int64_t count;
+  onnxshape_tensor view;
+  float dst[6];
+  onnxshape_diag d;
+  int calls = 0;
+#define OK_THEN_EMPTY(expr)            \
+  do {                                 \
+    stale(&d);                         \
+    CHECK_STATUS(expr, ONNXSHAPE_OK);  \
+    CHECK_STR(d.message, "");          \
+    calls++;                           \
+  } while (0)
+#define FAIL_THEN_REASON(expr, st, text)                 \
+  do {                                                  \
+    stale(&d);                                          \
+    CHECK_STATUS(expr, st);                             \
+    CHECK_STR(d.message, text);                         \
+    calls++;                                            \
+  } while (0)
+  OK_THEN_EMPTY(onnxshape_check_type(ONNXSHAPE_OP_SIZE, 13, ONNXSHAPE_TYPE_FLOAT, &d));
+  FAIL_THEN_REASON(onnxshape_check_type(ONNXSHAPE_OP_SIZE, 2, ONNXSHAPE_TYPE_FLOAT, &d),
+                   ONNXSHAPE_ERR_UNKNOWN_VERSION, "Size has no version 2 (use onnxshape_resolve_version for an opset)");
+  OK_THEN_EMPTY(onnxshape_shape_infer(15, ONNXSHAPE_TYPE_FLOAT, 2, NULL, &len, &d));
+  FAIL_THEN_REASON(onnxshape_shape_infer(15, 0, 2, NULL, &len, &d), ONNXSHAPE_ERR_UNKNOWN_TYPE,
+                   "Shape-15: element type 0 is not a known TensorProto data type (1 to 26)");
+  OK_THEN_EMPTY(onnxshape_shape_run(15, &t, NULL, out, 4, &len, &d));
+  FAIL_THEN_REASON(onnxshape_shape_run(15, &bad, NULL, out, 4, &len, &d), ONNXSHAPE_ERR_NEGATIVE_DIM,
+                   "Shape-15: data dims[1] = -3; a dimension cannot be negative");
+  OK_THEN_EMPTY(onnxshape_size_infer(13, ONNXSHAPE_TYPE_FLOAT, &d));
+  FAIL_THEN_REASON(onnxshape_size_infer(13, 27, &d), ONNXSHAPE_ERR_UNKNOWN_TYPE,
+                   "Size-13: element type 27 is not a known TensorProto data type (1 to 26)");
+  OK_THEN_EMPTY(onnxshape_size_run(13, &t, &count, &d));
+  FAIL_THEN_REASON(onnxshape_size_run(13, &bad, &count, &d), ONNXSHAPE_ERR_NEGATIVE_DIM,
+                   "Size-13: data dims[1] = -3; a dimension cannot be negative");
+  OK_THEN_EMPTY(onnxshape_reshape_infer(14, ONNXSHAPE_TYPE_FLOAT, dims, 2, target, 1, NULL, out, 4, &d));
+  FAIL_THEN_REASON(onnxshape_reshape_infer(14, ONNXSHAPE_TYPE_FLOAT, dims, 2, target, 1, NULL, out, 0, &d),
+                   ONNXSHAPE_ERR_BUFFER_TOO_SMALL, "Reshape-14: the output has 1 dims; out_dims holds 0");
+  OK_THEN_EMPTY(onnxshape_reshape_check_shape_input(14, ONNXSHAPE_TYPE_INT64, 1, &d));
+  FAIL_THEN_REASON(onnxshape_reshape_check_shape_input(14, ONNXSHAPE_TYPE_INT64, 2, &d),
+                   ONNXSHAPE_ERR_INVALID_RANK, "Reshape-14: the 'shape' input has rank 2; it must be 1-D");
+  OK_THEN_EMPTY(onnxshape_reshape_run_view(14, &t, target, 1, NULL, out, 4, &view, &d));
+  FAIL_THEN_REASON(onnxshape_reshape_run_view(14, &bad, target, 1, NULL, out, 4, &view, &d),
+                   ONNXSHAPE_ERR_NEGATIVE_DIM, "Reshape-14: data dims[1] = -3; a dimension cannot be negative");
+  OK_THEN_EMPTY(onnxshape_reshape_run_copy(14, &t, target, 1, NULL, out, 4, dst, sizeof dst, &view, &d));
+  FAIL_THEN_REASON(onnxshape_reshape_run_copy(14, &t, target, 1, NULL, out, 4, dst, 4, &view, &d),
+                   ONNXSHAPE_ERR_BUFFER_TOO_SMALL, "Reshape-14: the output needs 24 bytes; the destination holds 4");
+#undef OK_THEN_EMPTY
+#undef FAIL_THEN_REASON
+  CHECK_I64(calls, 18);
+}
+
+/* The status semantics.md's order of checks gives Reshape-14 on float data
+ * with dims d[0 .. r-1], target s[0 .. n-1], allowzero az (-1: not set) and
+ * room for cap dims, written again here from the rulebook, with the output
+ * dims in o on success. */
+static onnxshape_status reshape_reference(const int64_t *d, size_t r, const int64_t *s, size_t n,
+                                          int az_attr, size_t cap, int64_t *o) {
+  int az = az_attr == 1;
+  if (az_attr > 1) return ONNXSHAPE_ERR_INVALID_ATTRIBUTE;
+  int64_t c = 1;
+  for (size_t i = 0; i < r; i++) {
+    if (d[i] < 0) return ONNXSHAPE_ERR_NEGATIVE_DIM;
+  }
+  for (size_t i = 0; i < r; i++) c *= d[i]; /* small dims: no overflow */
+  size_t minus = SIZE_MAX;
+  int zero = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] < -1) return ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE;
+    if (s[i] == -1) {
+      if (minus != SIZE_MAX) return ONNXSHAPE_ERR_MULTIPLE_INFERRED;
+      minus = i;
+    }
+    if (s[i] == 0) {
+      if (!az && i >= r) return ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE;
+      zero = 1;
+    }
+  }
+  if (az && zero && minus != SIZE_MAX) return ONNXSHAPE_ERR_ZERO_WITH_INFERRED;
+  int64_t p = 1;
+  for (size_t i = 0; i < n; i++) {
+    o[i] = s[i] == 0 && !az ? d[i] : s[i];
+    if (i != minus) p *= o[i];
+  }
+  if (minus != SIZE_MAX) {
+    if (p == 0) return ONNXSHAPE_ERR_INFERRED_FROM_ZERO;
+    if (c % p != 0) return ONNXSHAPE_ERR_NOT_DIVISIBLE;
+    o[minus] = c / p;
+  } else if (p != c) {
+    return ONNXSHAPE_ERR_COUNT_MISMATCH;
+  }
+  return cap < n ? ONNXSHAPE_ERR_BUFFER_TOO_SMALL : ONNXSHAPE_OK;
+}
+
+/* covers: ERROR-ORDER ERROR-MESSAGE DIAG-STATE KERNEL-RESULT-ONLY KERNEL-UNTOUCHED-ON-ERROR */
+/* Every Reshape-14 call on data of rank 0 to 2 (dims from {0, 2, 3, -1})
+ * and targets of length 0 to 3 (values from {-2, -1, 0, 1, 2, 3}), with
+ * allowzero unset, 0, 1 or 2, and out_dims room for the target or one dim
+ * less: the exact status of the reference above, a non-empty message on
+ * failure and an empty one on success, the reference's output dims, and the
+ * entries of out_dims past the output (or all of them, on failure) left as
+ * they were. */
+static void test_reshape_status_exhaustive(void) {
+  static const int64_t dim_values[4] = {0, 2, 3, -1};
+  static const int64_t target_values[6] = {-2, -1, 0, 1, 2, 3};
+  const int64_t sentinel = 0x5a5a5a5a5a5a5a5aLL;
+  long checked = 0, failures = 0;
+  for (size_t r = 0; r <= 2; r++) {
+    size_t dim_cases = r == 0 ? 1 : r == 1 ? 4 : 16;
+    for (size_t dc = 0; dc < dim_cases; dc++) {
+      int64_t d[2] = {dim_values[dc % 4], dim_values[dc / 4]};
+      for (size_t n = 0; n <= 3; n++) {
+        size_t target_cases = n == 0 ? 1 : n == 1 ? 6 : n == 2 ? 36 : 216;
+        for (size_t tc = 0; tc < target_cases; tc++) {
+          int64_t s[3] = {target_values[tc % 6], target_values[tc / 6 % 6], target_values[tc / 36]};
+          for (int az = -1; az <= 2; az++) {
+            for (size_t less = 0; less <= (n > 0 ? 1u : 0u); less++) {
+              onnxshape_reshape_attrs attrs = {az >= 0, az};
+              int64_t want_dims[3];
+              onnxshape_status want = reshape_reference(d, r, s, n, az, n - less, want_dims);
+              int64_t out[5];
+              for (size_t k = 0; k < 5; k++) out[k] = sentinel;
+              onnxshape_diag diag;
+              stale(&diag);
+              onnxshape_status got = onnxshape_reshape_infer(14, ONNXSHAPE_TYPE_FLOAT, d, r, s, n,
+                                                             az >= 0 ? &attrs : NULL, out,
+                                                             n - less, &diag);
+              CHECK_STATUS(got, want);
+              if (want == ONNXSHAPE_OK) {
+                CHECK_STR(diag.message, "");
+                for (size_t k = 0; k < n; k++) CHECK_I64(out[k], want_dims[k]);
+                for (size_t k = n; k < 5; k++) CHECK_I64(out[k], sentinel);
+              } else {
+                CHECK(strncmp(diag.message, "Reshape-14: ", 12) == 0 && diag.message[12] != 0);
+                for (size_t k = 0; k < 5; k++) CHECK_I64(out[k], sentinel);
+                failures++;
+              }
+              checked++;
+            }
+          }
+        }
+      }
+    }
+  }
+  /* 21 data cases x 259 targets x 4 allowzero, and the short out_dims for
+   * the 258 non-empty targets. */
+  CHECK_I64(checked, 21L * 4 * (259 + 258));
+  CHECK(failures > 0 && failures < checked);
+}
+
 RUN_TESTS(TEST_ENTRY(test_status_values_are_pinned), TEST_ENTRY(test_type_table),
           TEST_ENTRY(test_storage_bytes), TEST_ENTRY(test_version_resolution),
           TEST_ENTRY(test_op_names), TEST_ENTRY(test_type_sets_per_version),
           TEST_ENTRY(test_new_types_at_their_version), TEST_ENTRY(test_attribute_specs),
           TEST_ENTRY(test_dims_count), TEST_ENTRY(test_diag_format), TEST_ENTRY(test_escape), TEST_ENTRY(test_formatter),
-          TEST_ENTRY(test_version_contracts_exhaustive))
+          TEST_ENTRY(test_version_contracts_exhaustive),
+          TEST_ENTRY(test_inlined_catalog_exhaustive),
+          TEST_ENTRY(test_diag_state_every_kernel), TEST_ENTRY(test_reshape_status_exhaustive))

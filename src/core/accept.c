@@ -18,3 +18,8 @@ onnxshape_status onnxshape__enter(onnxshape_op op, int version, int32_t type,
   }
   return onnxshape__reject(op, version, type, diag);
 }
+
+onnxshape_status onnxshape_check_type(onnxshape_op op, int version, int32_t type,
+                                      onnxshape_diag *diag) {
+  return onnxshape__enter(op, version, type, diag);
+}

@@ -251,6 +251,9 @@ onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
     put_format(&o, "node '{}': ", ONNXSHAPE__ARGS(ARG_NAME(node)));
   }
   put_format(&o, fmt, args, n_args);
+  /* A failure always has a message (ERROR-MESSAGE): never empty, even for
+   * an empty format. */
+  if (o.len == 0) put_str(&o, onnxshape_status_name(status));
   diag->message[o.len] = '\0';
   return status;
 }

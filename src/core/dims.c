@@ -84,7 +84,7 @@ onnxshape_status onnxshape_dims_count(const int64_t *dims, size_t rank, int64_t 
     requires st == ONNXSHAPE_ERR_NEGATIVE_DIM || st == ONNXSHAPE_ERR_OVERFLOW;
     requires bad < rank && \valid_read(dims + bad);
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    ensures \result == st;
+    ensures \result == st && diag_failed(diag);
 */
 ONNXSHAPE_NOINLINE static onnxshape_status count_fail(const char *op_name, int version,
                                                       const char *what, const int64_t *dims,

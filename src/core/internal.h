@@ -20,6 +20,12 @@
 #define ONNXSHAPE_INLINE inline
 #endif
 
+/*@ // A call that succeeds keeps the diagnostic as it found it (the kernel's
+    // entry cleared it), so that ERROR-MESSAGE holds at the kernel's return.
+    predicate diag_kept{L1,L2}(onnxshape_diag *diag) =
+      diag == \null || \at(diag->message[0], L1) == \at(diag->message[0], L2);
+*/
+
 /* Clears diag->message (a successful call leaves it empty). */
 /*@ requires diag_ok(diag);
     assigns diag->message[0];
@@ -93,6 +99,9 @@ onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
     requires n_args == 0 || \valid_read(args + (0 .. n_args - 1));
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
     ensures \result == status;
+    // ERROR-MESSAGE: the message is never empty (diag.c writes the status's
+    // name when the rest would be).
+    ensures diag_failed(diag);
 */
 onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
                                  const char *op_name, int version, const char *fmt,
@@ -162,23 +171,11 @@ int onnxshape__accepts(onnxshape_op op, int version, int32_t type);
  * (versions.c; its contract is checked on every input that matters by
  * test_version_contracts_exhaustive in tests/test_core.c). */
 /*@ requires diag_ok(diag);
-    requires !(is_version(op, version) && type_allowed(op, version, type));
+    requires check_status(op, version, type) != ONNXSHAPE_OK;
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    behavior unknown_operator:
-      assumes op != ONNXSHAPE_OP_SHAPE && op != ONNXSHAPE_OP_RESHAPE && op != ONNXSHAPE_OP_SIZE;
-      ensures \result == ONNXSHAPE_ERR_UNKNOWN_OPERATOR;
-    behavior unknown_version:
-      assumes op == ONNXSHAPE_OP_SHAPE || op == ONNXSHAPE_OP_RESHAPE || op == ONNXSHAPE_OP_SIZE;
-      assumes !is_version(op, version);
-      ensures \result == ONNXSHAPE_ERR_UNKNOWN_VERSION;
-    behavior unknown_type:
-      assumes is_version(op, version) && !is_type(type);
-      ensures \result == ONNXSHAPE_ERR_UNKNOWN_TYPE;
-    behavior type_not_allowed:
-      assumes is_version(op, version) && is_type(type);
-      ensures \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED;
-    complete behaviors;
-    disjoint behaviors;
+    ensures \result == check_status(op, version, type);
+    // ERROR-MESSAGE
+    ensures diag_failed(diag);
 */
 onnxshape_status onnxshape__reject(onnxshape_op op, int version, int32_t type,
                                    onnxshape_diag *diag);
@@ -194,33 +191,11 @@ uint32_t onnxshape__other_types(onnxshape__other_op op, int version);
  * TYPE-SET-RESHAPE1; accept.c): the usual call is one switch. */
 /*@ requires diag_ok(diag);
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    // The statuses, also flat, for the callers' proofs.
-    ensures \result == ONNXSHAPE_OK <==> is_version(op, version) && type_allowed(op, version, type);
-    ensures \result == ONNXSHAPE_OK || \result == ONNXSHAPE_ERR_UNKNOWN_OPERATOR ||
-            \result == ONNXSHAPE_ERR_UNKNOWN_VERSION || \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ||
-            \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED;
-    ensures \result == ONNXSHAPE_ERR_UNKNOWN_VERSION ==> !is_version(op, version);
-    ensures \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ==> !is_type(type);
-    ensures \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED ==> !type_allowed(op, version, type);
-    behavior accepted:
-      assumes is_version(op, version) && type_allowed(op, version, type);
-      ensures \result == ONNXSHAPE_OK;
-      ensures diag != \null ==> diag->message[0] == 0;
-    behavior unknown_operator:
-      assumes op != ONNXSHAPE_OP_SHAPE && op != ONNXSHAPE_OP_RESHAPE && op != ONNXSHAPE_OP_SIZE;
-      ensures \result == ONNXSHAPE_ERR_UNKNOWN_OPERATOR;
-    behavior unknown_version:
-      assumes op == ONNXSHAPE_OP_SHAPE || op == ONNXSHAPE_OP_RESHAPE || op == ONNXSHAPE_OP_SIZE;
-      assumes !is_version(op, version);
-      ensures \result == ONNXSHAPE_ERR_UNKNOWN_VERSION;
-    behavior unknown_type:
-      assumes is_version(op, version) && !is_type(type);
-      ensures \result == ONNXSHAPE_ERR_UNKNOWN_TYPE;
-    behavior type_not_allowed:
-      assumes is_version(op, version) && is_type(type) && !type_allowed(op, version, type);
-      ensures \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED;
-    complete behaviors;
-    disjoint behaviors;
+    // ERROR-ORDER
+    ensures \result == check_status(op, version, type);
+    // ERROR-MESSAGE
+    ensures \result == ONNXSHAPE_OK ==> diag_cleared(diag);
+    ensures \result != ONNXSHAPE_OK ==> diag_failed(diag);
 */
 onnxshape_status onnxshape__enter(onnxshape_op op, int version, int32_t type,
                                   onnxshape_diag *diag);
@@ -231,17 +206,16 @@ onnxshape_status onnxshape__enter(onnxshape_op op, int version, int32_t type,
     requires \valid(count) && \separated(count, dims + (0 .. rank - 1));
     requires diag_ok(diag) && \separated(count, diag);
     assigns *count, diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    ensures \result == ONNXSHAPE_OK || \result == ONNXSHAPE_ERR_NEGATIVE_DIM ||
-            \result == ONNXSHAPE_ERR_OVERFLOW || \result == ONNXSHAPE_ERR_INVALID_ARGUMENT;
-    ensures \result == ONNXSHAPE_ERR_INVALID_ARGUMENT <==> rank > 0 && dims == \null;
+    // ERROR-ORDER
+    ensures \result == (rank > 0 && dims == \null ? ONNXSHAPE_ERR_INVALID_ARGUMENT :
+                        !nonneg(dims, rank) ? ONNXSHAPE_ERR_NEGATIVE_DIM :
+                        \old(elem_count(dims, rank)) > INT64_MAX ? ONNXSHAPE_ERR_OVERFLOW :
+                        ONNXSHAPE_OK);
     ensures \result == ONNXSHAPE_OK ==> all_nonneg(dims, rank) &&
             *count == \old(elem_count(dims, rank)) && 0 <= *count <= INT64_MAX;
-    ensures \result == ONNXSHAPE_ERR_NEGATIVE_DIM ==> !all_nonneg(dims, rank);
-    ensures \result == ONNXSHAPE_ERR_OVERFLOW ==>
-            all_nonneg(dims, rank) && \old(elem_count(dims, rank)) > INT64_MAX;
-    ensures (rank == 0 || dims != \null) && all_nonneg(dims, rank) &&
-            \old(elem_count(dims, rank)) <= INT64_MAX ==> \result == ONNXSHAPE_OK;
-    ensures \result != ONNXSHAPE_OK ==> *count == \old(*count);
+    // ERROR-MESSAGE
+    ensures \result == ONNXSHAPE_OK ==> diag_kept{Pre,Post}(diag);
+    ensures \result != ONNXSHAPE_OK ==> diag_failed(diag) && *count == \old(*count);
 */
 onnxshape_status onnxshape__count(const char *op_name, int version, const char *what,
                                   const int64_t *dims, size_t rank, int64_t *count,

@@ -180,7 +180,3 @@ onnxshape_status onnxshape__reject(onnxshape_op op, int version, int32_t type,
                          ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(type)), ARG_STR(allowed)));
 }
 
-onnxshape_status onnxshape_check_type(onnxshape_op op, int version, int32_t type,
-                                      onnxshape_diag *diag) {
-  return onnxshape__enter(op, version, type, diag);
-}

@@ -72,8 +72,9 @@ static void write_dims(const int64_t *shape, size_t shape_len, const int64_t *in
 /*@ requires diag_ok(diag);
     // KERNEL-CAPACITY
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    ensures \result == ONNXSHAPE_OK <==> shape_len <= out_capacity;
-    ensures \result == ONNXSHAPE_OK || \result == ONNXSHAPE_ERR_BUFFER_TOO_SMALL;
+    ensures \result == (shape_len <= out_capacity ? ONNXSHAPE_OK : ONNXSHAPE_ERR_BUFFER_TOO_SMALL);
+    ensures \result == ONNXSHAPE_OK ==> diag_kept{Pre,Post}(diag);
+    ensures \result != ONNXSHAPE_OK ==> diag_failed(diag);
 */
 static onnxshape_status check_out_dims(int version, size_t shape_len, size_t out_capacity,
                                        onnxshape_diag *diag) {
@@ -141,26 +142,25 @@ onnxshape_status onnxshape_reshape_check_shape_input(int version, int32_t type, 
              \separated(bytes, data->dims + (0 .. data->rank - 1));
     assigns out_dims[0 .. out_capacity - 1], *out, *bytes,
             diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    ensures reshape_run_rules{Pre,Post}(\result, version, data, shape, shape_len, attrs,
-                                        out_dims, out_capacity);
-    ensures \result == ONNXSHAPE_OK ==> data != \null && out != \null;
+    // ERROR-ORDER
+    ensures \result == reshape_run_status{Pre}(version, data, shape, shape_len, attrs, out_dims,
+                                               out_capacity, out, copying != 0 ? 1 : 0,
+                                               (char *)dst, dst_capacity);
+    ensures \result == ONNXSHAPE_OK ==>
+            reshape_accepts{Pre,Post}(shape, shape_len, \at(data->dims, Pre), \at(data->rank, Pre),
+                                      \at(allowzero_of(attrs), Pre), out_dims);
     ensures \result == ONNXSHAPE_OK ==>
             out->type == data->type && out->rank == shape_len && out->dims == out_dims &&
-            out->data_bytes == *bytes &&
-            *bytes == \old(data_need(data)) &&
+            out->data_bytes == *bytes && *bytes == \old(data_need(data)) &&
             *bytes <= data->data_bytes && (data->data != \null || *bytes == 0) &&
             (copying ==> *bytes <= dst_capacity && (dst != \null || *bytes == 0));
-    ensures \result == ONNXSHAPE_ERR_INVALID_ARGUMENT ==>
-            data == \null || out == \null ||
-            (shape_len > 0 && (shape == \null || out_dims == \null)) ||
-            (data->rank > 0 && data->dims == \null);
-    ensures \result == ONNXSHAPE_ERR_BUFFER_TOO_SMALL ==>
-            out_capacity < shape_len ||
-            (copying && \old(data_need(data)) > 0 &&
-             (dst == \null || \old(data_need(data)) > dst_capacity));
+    ensures \result == ONNXSHAPE_OK ==>
+            \forall integer k; shape_len <= k < out_capacity ==> out_dims[k] == \old(out_dims[k]);
     ensures \result != ONNXSHAPE_OK && out_dims != \null ==>
             \forall integer k; 0 <= k < out_capacity ==> out_dims[k] == \old(out_dims[k]);
     ensures \result != ONNXSHAPE_OK && out != \null ==> *out == \old(*out);
+    ensures \result == ONNXSHAPE_OK ==> diag_cleared(diag);
+    ensures \result != ONNXSHAPE_OK ==> diag_failed(diag);
 */
 static ONNXSHAPE_INLINE onnxshape_status run_common(int version, const onnxshape_tensor *data,
                                                     const int64_t *shape, size_t shape_len,
@@ -237,12 +237,21 @@ onnxshape_status onnxshape_reshape_run_copy(int version, const onnxshape_tensor 
   /*@ assert source_kept: \forall integer k; 0 <= k < bytes ==>
         ((char *)data->data)[k] == \at(((char *)data->data)[k], Pre);
   */
+  /*@ assert dst_kept: dst != \null ==> \forall integer k; 0 <= k < dst_capacity ==>
+        ((char *)dst)[k] == \at(((char *)dst)[k], Pre);
+  */
   /* memmove: a caller may reshape in place or into an overlapping buffer. */
   if (bytes > 0) memmove(dst, data->data, bytes);
+  /*@ assert tail_kept: dst != \null ==> \forall integer k; bytes <= k < dst_capacity ==>
+        ((char *)dst)[k] == \at(((char *)dst)[k], Pre);
+  */
   /*@ assert moved: \forall integer k; 0 <= k < bytes ==>
         ((char *)dst)[k] == \at(((char *)data->data)[k], Pre);
   */
   result.data = dst;
   *out = result;
+  /*@ assert dst != \null ==> \forall integer k; out->data_bytes <= k < dst_capacity ==>
+        ((char *)dst)[k] == \at(((char *)dst)[k], Pre);
+  */
   return ONNXSHAPE_OK;
 }

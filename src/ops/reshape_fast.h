@@ -67,6 +67,10 @@ static ONNXSHAPE_INLINE int count_fast(const int64_t *dims, size_t rank, int64_t
                *minus_one < shape_len && shape[*minus_one] == -1 &&
                (\forall integer k; 0 <= k < shape_len && k != *minus_one ==> shape[k] != -1) &&
                *product == known_prod{Pre}(shape, in_dims, allowzero, *minus_one, shape_len));
+    // ERROR-ORDER: what it accepts, the full checks accept.
+    ensures \result == 1 ==>
+            \old(target_status(shape, shape_len, in_rank, allowzero)) == ONNXSHAPE_OK &&
+            \old(minus_at(shape, shape_len)) == skip(*minus_one);
 */
 static ONNXSHAPE_INLINE int targets_fast(const int64_t *shape, size_t shape_len,
                                          const int64_t *in_dims, size_t in_rank, int allowzero,
@@ -84,6 +88,10 @@ static ONNXSHAPE_INLINE int targets_fast(const int64_t *shape, size_t shape_len,
                      known_prod{Pre}(shape, in_dims, allowzero, x, i) ==
                      known_prod{Pre}(shape, in_dims, allowzero, -1, i);
       loop invariant p == known_prod{Pre}(shape, in_dims, allowzero, skip(found), i) && 1 <= p;
+      loop invariant first: skip(found) == minus_at(shape, i);
+      loop invariant zeros: allowzero == 1 ==> !any_zero(shape, i);
+      loop invariant scanned: \forall integer k; 0 <= k < i ==>
+                     value_status(shape, k, in_rank, allowzero) == ONNXSHAPE_OK;
       loop assigns i, p, found;
       loop variant shape_len - i;
   */
@@ -101,6 +109,8 @@ static ONNXSHAPE_INLINE int targets_fast(const int64_t *shape, size_t shape_len,
           known_prod{Pre}(shape, in_dims, allowzero, x, i + 1) ==
           known_prod{Pre}(shape, in_dims, allowzero, -1, i + 1);
     */
+    //@ assert next_first: minus_at(shape, i + 1) == (minus_at(shape, i) != -1 ? minus_at(shape, i) : shape[i] == -1 ? i : -1);
+    //@ assert next_zero: any_zero(shape, i + 1) <==> (any_zero(shape, i) || shape[i] == 0);
     long long f = shape[i], m;
     if (f < 1) {
       if (f == -1 && found == NO_INDEX) {
@@ -123,6 +133,7 @@ static ONNXSHAPE_INLINE int targets_fast(const int64_t *shape, size_t shape_len,
     p = m;
     //@ assert p == known_prod{Pre}(shape, in_dims, allowzero, skip(found), i + 1) && 1 <= p;
   }
+  //@ assert first_bad(shape, shape_len, in_rank, allowzero) == shape_len;
   /*@ assert found == NO_INDEX ==>
         !has_minus_one(shape, shape_len) &&
         p == known_prod{Pre}(shape, in_dims, allowzero, -1, shape_len);
@@ -131,6 +142,7 @@ static ONNXSHAPE_INLINE int targets_fast(const int64_t *shape, size_t shape_len,
         found < shape_len && shape[found] == -1 &&
         p == known_prod{Pre}(shape, in_dims, allowzero, found, shape_len);
   */
+  //@ assert target_status(shape, shape_len, in_rank, allowzero) == ONNXSHAPE_OK;
   *product = p;
   *minus_one = found;
   return 1;
@@ -167,6 +179,10 @@ static ONNXSHAPE_INLINE int targets_fast(const int64_t *shape, size_t shape_len,
     ensures \result == 1 ==> targets_ok(shape, shape_len, in_rank, allowzero_of(attrs));
     ensures \result == 1 ==>
             planned{Pre}(shape, shape_len, in_dims, allowzero_of(attrs), *minus_one, *count, *value);
+    // ERROR-ORDER: it accepts only what the full checks accept.
+    ensures \result == 1 ==>
+            plan_status{Pre}(version, type, in_dims, in_rank, shape, shape_len, attrs,
+                             out_dims == \null ? 0 : 1) == ONNXSHAPE_OK;
 */
 static ONNXSHAPE_INLINE int plan_fast(int version, int32_t type, const int64_t *in_dims,
                                       size_t in_rank, const int64_t *shape, size_t shape_len,

@@ -33,57 +33,72 @@ static int64_t resolved(const int64_t *shape, size_t i, const int64_t *in_dims, 
 /* Checks each target value on its own (left to right, the first failure is
  * reported), then the rules that involve the whole target. */
 /*@ requires diag_ok(diag);
-    // RESHAPE-BELOW-MINUS-ONE RESHAPE-ONE-INFERRED RESHAPE-ZERO-COPY-RANGE
-    // RESHAPE-ALLOWZERO-INFERRED
     requires shape_len == 0 || \valid_read(shape + (0 .. shape_len - 1));
     requires shape_len < NO_INDEX;
     requires allowzero == 0 || allowzero == 1;
     requires \valid(minus_one) && \separated(minus_one, diag);
+    requires \separated(minus_one, shape + (0 .. shape_len - 1));
     assigns *minus_one, diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    ensures \result == ONNXSHAPE_OK || \result == ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE ||
-            \result == ONNXSHAPE_ERR_MULTIPLE_INFERRED ||
-              \result == ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE ||
-            \result == ONNXSHAPE_ERR_ZERO_WITH_INFERRED;
+    // ERROR-ORDER RESHAPE-BELOW-MINUS-ONE RESHAPE-ONE-INFERRED RESHAPE-ZERO-COPY-RANGE
+    // RESHAPE-ALLOWZERO-INFERRED
+    ensures \result == target_status(shape, shape_len, in_rank, allowzero);
     ensures \result == ONNXSHAPE_OK ==> targets_ok(shape, shape_len, in_rank, allowzero);
     ensures \result == ONNXSHAPE_OK ==>
             (*minus_one == NO_INDEX ? !has_minus_one(shape, shape_len) :
                *minus_one < shape_len && shape[*minus_one] == -1 &&
                \forall integer k; 0 <= k < shape_len && k != *minus_one ==> shape[k] != -1);
-    ensures \result != ONNXSHAPE_OK ==>
-            reshape_rejects(\result, shape, shape_len, \null, in_rank, allowzero);
+    ensures \result == ONNXSHAPE_OK ==> minus_at(shape, shape_len) == skip(*minus_one);
+    ensures \result == ONNXSHAPE_OK ==> diag_kept{Pre,Post}(diag);
+    ensures \result != ONNXSHAPE_OK ==> diag_failed(diag);
 */
 static onnxshape_status check_targets(int version, const int64_t *shape,
                                       size_t shape_len, size_t in_rank, int allowzero,
                                       size_t *minus_one, onnxshape_diag *diag) {
   size_t zero_at = NO_INDEX;
-  *minus_one = NO_INDEX;
+  size_t found = NO_INDEX;
   /*@ loop invariant 0 <= i <= shape_len;
       loop invariant \forall integer k; 0 <= k < i ==> shape[k] >= -1;
-      loop invariant *minus_one == NO_INDEX ==> \forall integer k; 0 <= k < i ==> shape[k] != -1;
-      loop invariant *minus_one != NO_INDEX ==> *minus_one < i && shape[*minus_one] == -1 &&
-                     \forall integer k; 0 <= k < i && k != *minus_one ==> shape[k] != -1;
+      loop invariant found == NO_INDEX <==> !has_minus_one(shape, i);
+      loop invariant found != NO_INDEX ==> found < i && shape[found] == -1 &&
+                     \forall integer k; 0 <= k < i && k != found ==> shape[k] != -1;
       loop invariant allowzero == 0 ==> \forall integer k; in_rank <= k < i ==> shape[k] != 0;
       loop invariant zero_at == NO_INDEX ==> \forall integer k; 0 <= k < i ==> shape[k] != 0;
       loop invariant zero_at != NO_INDEX ==> zero_at < i && shape[zero_at] == 0;
-      loop assigns i, *minus_one, zero_at;
+      loop invariant first: skip(found) == minus_at(shape, i);
+      loop invariant zeros: zero_at != NO_INDEX <==> any_zero(shape, i);
+      loop invariant scanned: \forall integer k; 0 <= k < i ==>
+                     value_status(shape, k, in_rank, allowzero) == ONNXSHAPE_OK;
+      loop assigns i, found, zero_at;
       loop variant shape_len - i;
   */
   for (size_t i = 0; i < shape_len; i++) {
     int64_t x = shape[i];
+    //@ assert next_first: minus_at(shape, i + 1) == (minus_at(shape, i) != -1 ? minus_at(shape, i) : shape[i] == -1 ? i : -1);
+    //@ assert next_zero: any_zero(shape, i + 1) <==> (any_zero(shape, i) || shape[i] == 0);
     if (x < -1) {
+      //@ assert value_status(shape, i, in_rank, allowzero) == ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE;
+      //@ assert first_bad(shape, shape_len, in_rank, allowzero) >= i;
+      //@ assert first_bad(shape, shape_len, in_rank, allowzero) == i;
       return onnxshape__fail(diag, ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE, "Reshape", version,
                              "shape[{}] = {}; a dimension cannot be below -1", ONNXSHAPE__ARGS(ARG_UINT(i), ARG_INT(x)));
     }
     if (x == -1) {
-      if (*minus_one != NO_INDEX) {
+      if (found != NO_INDEX) {
+        //@ assert minus_at(shape, i) != -1;
+        //@ assert value_status(shape, i, in_rank, allowzero) == ONNXSHAPE_ERR_MULTIPLE_INFERRED;
+        //@ assert first_bad(shape, shape_len, in_rank, allowzero) >= i;
+        //@ assert first_bad(shape, shape_len, in_rank, allowzero) == i;
         return onnxshape__fail(diag, ONNXSHAPE_ERR_MULTIPLE_INFERRED, "Reshape", version,
                                "shape[{}] and shape[{}] are both -1; at most one dimension "
-                               "can be inferred", ONNXSHAPE__ARGS(ARG_UINT(*minus_one), ARG_UINT(i)));
+                               "can be inferred", ONNXSHAPE__ARGS(ARG_UINT(found), ARG_UINT(i)));
       }
-      *minus_one = i;
+      found = i;
     }
     if (x == 0) {
       if (!allowzero && i >= in_rank) {
+        //@ assert value_status(shape, i, in_rank, allowzero) == ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE;
+        //@ assert first_bad(shape, shape_len, in_rank, allowzero) >= i;
+        //@ assert first_bad(shape, shape_len, in_rank, allowzero) == i;
         return onnxshape__fail(diag, ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE, "Reshape", version,
                                "shape[{}] = 0 copies input dimension {}, but the input has "
                                "rank {}", ONNXSHAPE__ARGS(ARG_UINT(i), ARG_UINT(i), ARG_UINT(in_rank)));
@@ -91,11 +106,13 @@ static onnxshape_status check_targets(int version, const int64_t *shape,
       if (zero_at == NO_INDEX) zero_at = i;
     }
   }
-  if (allowzero && zero_at != NO_INDEX && *minus_one != NO_INDEX) {
+  //@ assert first_bad(shape, shape_len, in_rank, allowzero) == shape_len;
+  if (allowzero && zero_at != NO_INDEX && found != NO_INDEX) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_ZERO_WITH_INFERRED, "Reshape", version,
                            "with allowzero=1, shape[{}] = 0 and shape[{}] = -1 cannot be "
-                           "combined", ONNXSHAPE__ARGS(ARG_UINT(zero_at), ARG_UINT(*minus_one)));
+                           "combined", ONNXSHAPE__ARGS(ARG_UINT(zero_at), ARG_UINT(found)));
   }
+  *minus_one = found;
   return ONNXSHAPE_OK;
 }
 

@@ -22,6 +22,7 @@
         !has_minus_one(s, n) && known_prod(s, d, az, -1, n) == c :
         minus_one < n && s[minus_one] == -1 && known_prod(s, d, az, minus_one, n) != 0 &&
         c % known_prod(s, d, az, minus_one, n) == 0 && v == c / known_prod(s, d, az, minus_one, n);
+
 */
 
 /* The allowzero attribute: defined from Reshape-14, 0 or 1; *allowzero the
@@ -30,12 +31,13 @@
     requires attrs == \null || \valid_read(attrs);
     requires \valid(allowzero) && \separated(allowzero, diag);
     assigns *allowzero, diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    ensures \result == ONNXSHAPE_OK || \result == ONNXSHAPE_ERR_INVALID_ATTRIBUTE;
-    ensures \result == ONNXSHAPE_OK ==>
-            (*allowzero == 0 || *allowzero == 1) && *allowzero == allowzero_of(attrs);
     // RESHAPE-ALLOWZERO-VERSION, RESHAPE-ALLOWZERO-VALUES
-    ensures \result == ONNXSHAPE_ERR_INVALID_ATTRIBUTE ==> attrs != \null && attrs->has_allowzero &&
-            (version < 14 || (attrs->allowzero != 0 && attrs->allowzero != 1));
+    ensures \result == (allowzero_invalid(version, attrs) ? ONNXSHAPE_ERR_INVALID_ATTRIBUTE :
+                        ONNXSHAPE_OK);
+    ensures \result == ONNXSHAPE_OK ==>
+            (*allowzero == 0 || *allowzero == 1) && *allowzero == allowzero_of(attrs) &&
+            diag_kept{Pre,Post}(diag);
+    ensures \result != ONNXSHAPE_OK ==> diag_failed(diag);
 */
 onnxshape_status onnxshape__reshape_allowzero(int version, const onnxshape_reshape_attrs *attrs,
                                              int *allowzero, onnxshape_diag *diag);
@@ -45,8 +47,6 @@ onnxshape_status onnxshape__reshape_allowzero(int version, const onnxshape_resha
  * there is none) and *value the dim it stands for. have_out says whether the
  * caller has somewhere to write the dims (checked in the documented order). */
 /*@ requires in_rank == 0 || in_dims == \null || \valid_read(in_dims + (0 .. in_rank - 1));
-    // RESHAPE-INFER RESHAPE-INFER-ZERO RESHAPE-INFER-DIVISIBLE RESHAPE-COUNT RESHAPE-SCALAR
-    // RESHAPE-OVERFLOW
     requires attrs == \null || \valid_read(attrs);
     requires shape_len == 0 || shape == \null || \valid_read(shape + (0 .. shape_len - 1));
     requires shape_len < NO_INDEX;
@@ -61,44 +61,39 @@ onnxshape_status onnxshape__reshape_allowzero(int version, const onnxshape_resha
              \separated(minus_one, shape + (0 .. shape_len - 1)) &&
              \separated(minus_one, in_dims + (0 .. in_rank - 1));
     assigns *count, *minus_one, *value, diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
+    // ERROR-ORDER: every rule in semantics.md's order.
+    ensures \result == plan_status{Pre}(version, type, in_dims, in_rank, shape, shape_len, attrs,
+                                        have_out != 0 ? 1 : 0);
+    // RESHAPE-INFER RESHAPE-INFER-ZERO RESHAPE-INFER-DIVISIBLE RESHAPE-COUNT RESHAPE-SCALAR
     ensures \result == ONNXSHAPE_OK ==>
-            is_version(ONNXSHAPE_OP_RESHAPE, version) &&
-            type_allowed(ONNXSHAPE_OP_RESHAPE, version, type) &&
-            (allowzero_of(attrs) == 0 || allowzero_of(attrs) == 1) &&
-            (shape_len == 0 || (shape != \null && have_out)) && (in_rank == 0 ||
-              in_dims != \null) &&
-            all_nonneg(in_dims, in_rank) &&
-            *count == \old(elem_count(in_dims, in_rank)) && 0 <= *count <= INT64_MAX &&
-            targets_ok(shape, shape_len, in_rank, allowzero_of(attrs));
+            (shape_len == 0 || shape != \null) && (in_rank == 0 || in_dims != \null) &&
+            all_nonneg(in_dims, in_rank);
+    ensures \result == ONNXSHAPE_OK ==>
+            *count == \old(elem_count(in_dims, in_rank)) && 0 <= *count <= INT64_MAX;
+    ensures \result == ONNXSHAPE_OK ==>
+            targets_ok(shape, shape_len, in_rank, allowzero_of(attrs)) &&
+            (allowzero_of(attrs) == 0 || allowzero_of(attrs) == 1);
     ensures \result == ONNXSHAPE_OK ==>
             planned{Pre}(shape, shape_len, in_dims, allowzero_of(attrs), *minus_one, *count, *value);
-    ensures reshape_rejects{Pre}(\result, shape, shape_len, in_dims, in_rank, allowzero_of(attrs));
-    ensures \result == ONNXSHAPE_ERR_OVERFLOW ==>
-            reshape_overflows{Pre}(shape, shape_len, in_dims, in_rank, allowzero_of(attrs));
-    ensures \result == ONNXSHAPE_ERR_INVALID_ARGUMENT ==>
-            (shape_len > 0 && (shape == \null || !have_out)) || (in_rank > 0 && in_dims == \null);
-    ensures \result == ONNXSHAPE_ERR_UNKNOWN_VERSION ==> !is_version(ONNXSHAPE_OP_RESHAPE, version);
-    ensures \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ==> !is_type(type);
-    ensures \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED ==>
-            !type_allowed(ONNXSHAPE_OP_RESHAPE, version, type);
-    ensures \result == ONNXSHAPE_ERR_INVALID_ATTRIBUTE ==> attrs != \null && attrs->has_allowzero &&
-            (version < 14 || (attrs->allowzero != 0 && attrs->allowzero != 1));
-    ensures \result == ONNXSHAPE_OK || \result == ONNXSHAPE_ERR_INVALID_ARGUMENT ||
-            \result == ONNXSHAPE_ERR_UNKNOWN_OPERATOR || \result == ONNXSHAPE_ERR_UNKNOWN_VERSION ||
-            \result == ONNXSHAPE_ERR_UNKNOWN_TYPE || \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED ||
-            \result == ONNXSHAPE_ERR_INVALID_ATTRIBUTE || \result == ONNXSHAPE_ERR_NEGATIVE_DIM ||
-            \result == ONNXSHAPE_ERR_OVERFLOW || \result == ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE ||
-            \result == ONNXSHAPE_ERR_MULTIPLE_INFERRED ||
-              \result == ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE ||
-            \result == ONNXSHAPE_ERR_ZERO_WITH_INFERRED ||
-            \result == ONNXSHAPE_ERR_INFERRED_FROM_ZERO || \result == ONNXSHAPE_ERR_NOT_DIVISIBLE ||
-            \result == ONNXSHAPE_ERR_COUNT_MISMATCH;
+    // ERROR-MESSAGE
+    ensures \result == ONNXSHAPE_OK ==> diag_cleared(diag);
+    ensures \result != ONNXSHAPE_OK ==> diag_failed(diag);
 */
 onnxshape_status onnxshape__reshape_plan(int version, int32_t type, const int64_t *in_dims,
                                         size_t in_rank, const int64_t *shape, size_t shape_len,
                                         const onnxshape_reshape_attrs *attrs, int have_out,
                                         int64_t *count, size_t *minus_one, int64_t *value,
                                         onnxshape_diag *diag);
+
+/*@ // The status of onnxshape__reshape_check_known: the entry checks (when
+    // the type is known), allowzero, then the rules on the target's values.
+    logic integer known_status{L}(integer version, integer type, int64_t *s, integer n,
+                                  integer r, onnxshape_reshape_attrs *a) =
+      type != 0 && entry_status(ONNXSHAPE_OP_RESHAPE, version, type) != ONNXSHAPE_OK ?
+        entry_status(ONNXSHAPE_OP_RESHAPE, version, type) :
+      allowzero_invalid(version, a) ? ONNXSHAPE_ERR_INVALID_ATTRIBUTE :
+      target_status(s, n, r, allowzero_of(a));
+*/
 
 /* The rules that involve the target's values alone, for a target known only
  * in part (static inference): version and type (type 0: not known, not
@@ -112,14 +107,10 @@ onnxshape_status onnxshape__reshape_plan(int version, int32_t type, const int64_
     requires attrs == \null || \valid_read(attrs);
     requires diag_ok(diag);
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    ensures \result == ONNXSHAPE_OK ==>
-            (type == 0 || (is_version(ONNXSHAPE_OP_RESHAPE, version) &&
-                           type_allowed(ONNXSHAPE_OP_RESHAPE, version, type))) &&
-            (allowzero_of(attrs) == 0 || allowzero_of(attrs) == 1) &&
-            targets_ok(shape, shape_len, in_rank, allowzero_of(attrs));
-    ensures \result != ONNXSHAPE_OK ==>
-            reshape_rejects(\result, shape, shape_len, \null, in_rank, allowzero_of(attrs)) &&
-            reshape_entry(\result, version, type, attrs);
+    // ERROR-ORDER RESHAPE-BELOW-MINUS-ONE RESHAPE-ONE-INFERRED RESHAPE-ZERO-COPY-RANGE
+    // RESHAPE-ALLOWZERO-INFERRED
+    ensures \result == known_status(version, type, shape, shape_len, in_rank, attrs);
+    ensures \result != ONNXSHAPE_OK ==> diag_failed(diag);
 */
 onnxshape_status onnxshape__reshape_check_known(int version, int32_t type, const int64_t *shape,
                                                size_t shape_len, size_t in_rank,

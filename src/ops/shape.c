@@ -15,28 +15,20 @@ static int64_t clamp_axis(int64_t axis, int64_t r) {
 }
 
 /*@ requires attrs == \null || \valid_read(attrs);
-    // SHAPE-CLAMP SHAPE-DEFAULTS SHAPE-ATTRS-VERSION SHAPE-OUTPUT
     requires \valid(s) && \valid(e);
     requires \separated(s, e) && \separated(s, attrs) && \separated(s, diag);
     requires (\separated(e, attrs) && \separated(e, diag));
     requires diag_ok(diag);
     assigns *s, *e, diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
+    // ERROR-ORDER SHAPE-ATTRS-VERSION
+    ensures \result == shape_status(version, type, rank, attrs);
+    // SHAPE-CLAMP SHAPE-DEFAULTS SHAPE-OUTPUT
     ensures \result == ONNXSHAPE_OK ==>
-            is_version(ONNXSHAPE_OP_SHAPE, version) &&
-            type_allowed(ONNXSHAPE_OP_SHAPE, version, type) &&
             rank <= INT64_MAX && *s == shape_start(attrs, rank) &&
             *e == *s + shape_len(attrs, rank) && *e <= rank;
-    ensures \result == ONNXSHAPE_ERR_INVALID_ATTRIBUTE ==> version < 15 && shape_attrs_set(attrs);
-    ensures \result == ONNXSHAPE_ERR_INVALID_ARGUMENT ==> rank > INT64_MAX;
-    ensures \result == ONNXSHAPE_ERR_UNKNOWN_VERSION ==> !is_version(ONNXSHAPE_OP_SHAPE, version);
-    ensures \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ==> !is_type(type);
-    ensures \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED ==>
-            !type_allowed(ONNXSHAPE_OP_SHAPE, version, type);
-    ensures \result == ONNXSHAPE_OK || \result == ONNXSHAPE_ERR_INVALID_ARGUMENT ||
-            \result == ONNXSHAPE_ERR_INVALID_ATTRIBUTE ||
-              \result == ONNXSHAPE_ERR_UNKNOWN_OPERATOR ||
-            \result == ONNXSHAPE_ERR_UNKNOWN_VERSION || \result == ONNXSHAPE_ERR_UNKNOWN_TYPE ||
-            \result == ONNXSHAPE_ERR_TYPE_NOT_ALLOWED;
+    // ERROR-MESSAGE
+    ensures \result == ONNXSHAPE_OK ==> diag_cleared(diag);
+    ensures \result != ONNXSHAPE_OK ==> diag_failed(diag);
 */
 static onnxshape_status shape_slice(int version, int32_t type, size_t rank,
                                     const onnxshape_shape_attrs *attrs, size_t *s, size_t *e,
