@@ -733,11 +733,8 @@ onnxshape_status onnxshape__model_file(const char *path, unsigned char **bytes, 
   return st;
 }
 
-onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **out,
-                                           onnxshape_diag *diag) {
-  if (path == NULL || out == NULL) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_read_file: NULL argument", ONNXSHAPE__NO_ARGS);
-  }
+onnxshape_status onnxshape__model_file_decoded(const char *path, onnxshape__decoded_fn use,
+                                               void *ctx, onnxshape_diag *diag) {
   onnxshape_diag local;
   if (diag == NULL) {
     onnxshape_diag_init(&local);
@@ -752,9 +749,24 @@ onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **o
   const void *proto;
   st = onnxshape__model_decode(bytes, len, path, &a, &proto, diag);
   onnxshape__free(bytes); /* the decoded model holds copies of what it needs */
-  if (st == ONNXSHAPE_OK) st = onnxshape__model_load(proto, a, &ext, len, out, diag);
+  if (st == ONNXSHAPE_OK) st = use(proto, a, &ext, len, ctx, diag);
   onnxshape__extdir_close(&ext);
   onnxshape__free((void *)(uintptr_t)ext.path);
+  return st;
+}
+
+static onnxshape_status load_decoded(const void *proto, onnxshape__arena *a,
+                                     onnxshape__extdir *ext, size_t len, void *out,
+                                     onnxshape_diag *diag) {
+  return onnxshape__model_load(proto, a, ext, len, (onnxshape_model **)out, diag);
+}
+
+onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **out,
+                                           onnxshape_diag *diag) {
+  if (path == NULL || out == NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_read_file: NULL argument", ONNXSHAPE__NO_ARGS);
+  }
+  onnxshape_status st = onnxshape__model_file_decoded(path, load_decoded, out, diag);
   if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
   return st;
 }

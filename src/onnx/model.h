@@ -181,6 +181,19 @@ onnxshape_status onnxshape__model_load(const void *proto, struct onnxshape__aren
 onnxshape_status onnxshape__model_file(const char *path, unsigned char **bytes, size_t *len,
                                        onnxshape__extdir *ext, onnxshape_diag *diag);
 
+/* What to do with a decoded ModelProto: proto lives in arena, which the
+ * callee then owns (or releases on failure); external data resolves in ext;
+ * len is the encoded size. */
+typedef onnxshape_status (*onnxshape__decoded_fn)(const void *proto, struct onnxshape__arena *arena,
+                                                  onnxshape__extdir *ext, size_t len, void *ctx,
+                                                  onnxshape_diag *diag);
+/* The one way from a model file to its ModelProto (loading, the profile
+ * check): reads the file at path (named in messages), decodes it and hands
+ * the result to use(ctx), then closes the directory of its external data.
+ * diag may be NULL. */
+onnxshape_status onnxshape__model_file_decoded(const char *path, onnxshape__decoded_fn use,
+                                               void *ctx, onnxshape_diag *diag);
+
 /* Calls report(ctx, what) for each use of a sparse tensor in the decoded
  * ModelProto proto (sparse initializers, sparse attributes, graph inputs,
  * outputs and value_info of a sparse type), `what` naming the place.

@@ -137,6 +137,12 @@ onnxshape_status onnxshape_profile_check_sonnx(const void *bytes, size_t len,
   return st;
 }
 
+static onnxshape_status check_decoded_file(const void *proto, onnxshape__arena *arena,
+                                           onnxshape__extdir *ext, size_t len, void *out,
+                                           onnxshape_diag *diag) {
+  return check_decoded(proto, arena, ext, len, (onnxshape_profile_report **)out, diag);
+}
+
 onnxshape_status onnxshape_profile_check_sonnx_file(const char *path,
                                                     onnxshape_profile_report **out,
                                                     onnxshape_diag *diag) {
@@ -144,24 +150,7 @@ onnxshape_status onnxshape_profile_check_sonnx_file(const char *path,
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, NULL, 0,
                            "profile_check_sonnx_file: NULL argument", ONNXSHAPE__NO_ARGS);
   }
-  onnxshape_diag local;
-  if (diag == NULL) {
-    onnxshape_diag_init(&local);
-    diag = &local;
-  }
-  unsigned char *bytes;
-  size_t len;
-  onnxshape__extdir ext;
-  onnxshape_status st = onnxshape__model_file(path, &bytes, &len, &ext, diag);
-  if (st != ONNXSHAPE_OK) return st;
-  onnxshape__arena *arena;
-  const void *proto;
-  st = onnxshape__model_decode(bytes, len, path, &arena, &proto, diag);
-  onnxshape__free(bytes);
-  if (st == ONNXSHAPE_OK) st = check_decoded(proto, arena, &ext, len, out, diag);
-  onnxshape__extdir_close(&ext);
-  onnxshape__free((void *)(uintptr_t)ext.path);
-  return st;
+  return onnxshape__model_file_decoded(path, check_decoded_file, out, diag);
 }
 
 size_t onnxshape_profile_count(const onnxshape_profile_report *r) { return r ? r->n : 0; }
