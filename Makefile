@@ -12,7 +12,7 @@ FUZZ_SECONDS ?= 60
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind coverage prove prove-mutants diff bench fuzz demo install clean
+.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind coverage prove prove-mutants diff bench bench-ab fuzz demo install clean
 
 all: build
 
@@ -70,6 +70,13 @@ diff: deps build
 # short run. Timing lives here, never in make check.
 bench: deps build
 	/usr/bin/python3 bench/run.py $(BUILD) $(BENCH_FLAGS)
+
+# Before/after: the harness of commit AB_REV (default HEAD~1) and of
+# the work tree in alternating rounds on one core (bench/ab.py).
+AB_REV ?= HEAD~1
+AB_ROUNDS ?= 10
+bench-ab: deps build
+	/usr/bin/python3 bench/ab.py $(BUILD) $(AB_REV) $(AB_ROUNDS)
 
 # Frama-C WP over the kernels and their arithmetic (with -wp-rte): prints
 # the goals proved out of the total, fails unless every goal is proved.

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The catalog's facts (catalog.h) as small functions that an accepting path
- * inlines: included only where they are used (accept.c, reshape.c), so that
- * WP proves each copy once. */
+ * inlines, and the entry check of every kernel built on them: included only
+ * where they are used (the kernels' files and accept.c), and WP proves each
+ * included copy. Inlined because a kernel's whole accepting call is a few
+ * nanoseconds: two out-of-line calls here cost Shape and Size 1-2 ns
+ * (docs/performance.md, "Design step before/after"). */
 #ifndef ONNXSHAPE_CATALOG_FNS_H
 #define ONNXSHAPE_CATALOG_FNS_H
 
@@ -46,6 +49,37 @@ static ONNXSHAPE_INLINE int32_t onnxshape__last_type(onnxshape_op op, int versio
     default:
       return 0;
   }
+}
+
+/* Whether (op, version) exists and accepts element type `type`. */
+/*@ assigns \nothing;
+    // OPSET-VERSIONS, TYPE-SET, TYPE-SET-RESHAPE1
+    ensures \result != 0 <==> is_version(op, version) && type_allowed(op, version, type);
+*/
+static ONNXSHAPE_INLINE int onnxshape__accepts(onnxshape_op op, int version, int32_t type) {
+  int32_t last = onnxshape__last_type(op, version);
+  if (last != 0) return type >= 1 && type <= last;
+  return op == ONNXSHAPE_OP_RESHAPE && version == 1 && ONNXSHAPE__IS_FLOAT_TYPE(type);
+}
+
+/* Validates version and type for a kernel entry (OPSET-VERSIONS, TYPE-SET,
+ * TYPE-SET-RESHAPE1): the usual call is one switch; a refusal goes to the
+ * out-of-line onnxshape__reject for its status and message. */
+/*@ requires diag_ok(diag);
+    assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
+    // ERROR-ORDER
+    ensures \result == check_status(op, version, type);
+    // ERROR-MESSAGE
+    ensures \result == ONNXSHAPE_OK ==> diag_cleared(diag);
+    ensures \result != ONNXSHAPE_OK ==> diag_failed(diag);
+*/
+static ONNXSHAPE_INLINE onnxshape_status onnxshape__enter(onnxshape_op op, int version,
+                                                          int32_t type, onnxshape_diag *diag) {
+  if (onnxshape__accepts(op, version, type)) {
+    onnxshape__diag_clear(diag);
+    return ONNXSHAPE_OK;
+  }
+  return onnxshape__reject(op, version, type, diag);
 }
 
 #define ONNXSHAPE__BYTES_CASE(number, name, bits) \

@@ -159,15 +159,8 @@ static inline int onnxshape__mul_overflows(long long a, long long b, long long *
 }
 #endif
 
-/* Whether (op, version) exists and accepts element type `type` (accept.c). */
-/*@ assigns \nothing;
-    // OPSET-VERSIONS, TYPE-SET, TYPE-SET-RESHAPE1
-    ensures \result != 0 <==> is_version(op, version) && type_allowed(op, version, type);
-*/
-int onnxshape__accepts(onnxshape_op op, int version, int32_t type);
-
 /* Why (op, version, type) is refused, as a status and a message naming the
- * operator and version: the slow path of onnxshape__enter, out of line
+ * operator and version: the slow path of onnxshape__enter (catalog_fns.h), out of line
  * (versions.c; its contract is checked on every input that matters by
  * test_version_contracts_exhaustive in tests/test_core.c). */
 /*@ requires diag_ok(diag);
@@ -186,19 +179,6 @@ onnxshape_status onnxshape__reject(onnxshape_op op, int version, int32_t type,
 typedef enum onnxshape__other_op { ONNXSHAPE__CONSTANT, ONNXSHAPE__IDENTITY } onnxshape__other_op;
 int onnxshape__other_version(onnxshape__other_op op, int64_t opset);
 uint32_t onnxshape__other_types(onnxshape__other_op op, int version);
-
-/* Validates version and type for a kernel entry (OPSET-VERSIONS, TYPE-SET,
- * TYPE-SET-RESHAPE1; accept.c): the usual call is one switch. */
-/*@ requires diag_ok(diag);
-    assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    // ERROR-ORDER
-    ensures \result == check_status(op, version, type);
-    // ERROR-MESSAGE
-    ensures \result == ONNXSHAPE_OK ==> diag_cleared(diag);
-    ensures \result != ONNXSHAPE_OK ==> diag_failed(diag);
-*/
-onnxshape_status onnxshape__enter(onnxshape_op op, int version, int32_t type,
-                                  onnxshape_diag *diag);
 
 /* The element count of dims, with messages naming the operator, version and
  * the input (`what`). DIMS-COUNT */

@@ -5,7 +5,7 @@
  * function here against the specification on every input that matters. */
 #include <string.h>
 
-#include "internal.h"
+#include "catalog_fns.h"
 
 static const onnxshape_attr_spec shape_attrs[] = {
     {"start", ONNXSHAPE_ATTR_INT, 0, 1, 0},

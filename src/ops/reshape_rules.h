@@ -6,7 +6,7 @@
 #ifndef ONNXSHAPE_RESHAPE_RULES_H
 #define ONNXSHAPE_RESHAPE_RULES_H
 
-#include "../core/internal.h"
+#include "../core/catalog_fns.h"
 
 #define NO_INDEX SIZE_MAX
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Shape: dims[s:e] of the input as 1-D int64 (docs/semantics.md, "Shape"). */
-#include "../core/internal.h"
+#include "../core/catalog_fns.h"
 
 /* Adds r to a negative axis, then clamps to [0, r]. Written so that no
  * intermediate overflows, even for INT64_MIN and INT64_MAX. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Size: the element count of the input as 0-D int64 (docs/semantics.md, "Size"). */
-#include "../core/internal.h"
+#include "../core/catalog_fns.h"
 
 onnxshape_status onnxshape_size_infer(int version, int32_t type, onnxshape_diag *diag) {
   return onnxshape__enter(ONNXSHAPE_OP_SIZE, version, type, diag);
