@@ -12,7 +12,7 @@ FUZZ_SECONDS ?= 60
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind coverage prove prove-mutants diff bench bench-ab fuzz demo install clean
+.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind check-cross size-report coverage prove prove-mutants diff bench bench-ab fuzz demo install clean
 
 all: build
 
@@ -48,6 +48,20 @@ check-asan: deps
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir $(BUILD_ASAN) --output-on-failure -j $(JOBS)
+
+# Other targets (scripts/install-cross installs their compilers and QEMU):
+# the whole suite on s390x (64-bit big-endian, qemu-user) and i686 (32-bit),
+# the kernels' tests on powerpc (32-bit big-endian) and on a bare-metal
+# Cortex-M4 (qemu-system-arm), with its flash and stack report.
+check-cross:
+	bash scripts/install-cross
+	bash scripts/check-cross
+
+# Flash and worst-case stack of each entry point on a bare-metal Cortex-M4,
+# written into docs/embedded.md.
+size-report:
+	bash scripts/install-cross
+	bash scripts/size-report
 
 # Conformance, CLI and rejected-input tests with every onnxshape process
 # under valgrind memcheck: any invalid access or leak fails the test.

@@ -16,9 +16,7 @@ static void print_value(const onnxshape_tensor *t) {
   const unsigned char *p = t->data;
   if (t->rank > 0) fputc('[', stdout);
   for (int64_t k = 0; k < n; k++) {
-    uint64_t u = 0;
-    for (unsigned b = 0; b < 8; b++) u |= (uint64_t)p[8 * k + b] << (8 * b);
-    printf("%s%lld", k ? ", " : "", (long long)(int64_t)u);
+    printf("%s%lld", k ? ", " : "", (long long)(int64_t)onnxshape_load_le(p + 8 * k, 8));
   }
   if (t->rank > 0) fputc(']', stdout);
 }

@@ -11,11 +11,6 @@
 #define SHOW_HEAD 8
 #define SHOW_TAIL 8
 
-static uint64_t load_le(const unsigned char *p, unsigned bytes) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i < bytes; i++) v |= (uint64_t)p[i] << (8 * i);
-  return v;
-}
 
 /* A small float with ebits exponent bits, mbits mantissa bits and the given
  * bias. `fnuz`: 0x80 is the only NaN and there is no -0 or infinity; `fn`:
@@ -38,20 +33,20 @@ static double minifloat(uint32_t bits, int ebits, int mbits, int bias, int kind)
 static double float_at(int32_t type, const unsigned char *p, size_t i) {
   switch (type) {
     case ONNXSHAPE_TYPE_FLOAT: {
-      uint32_t u = (uint32_t)load_le(p + 4 * i, 4);
+      uint32_t u = (uint32_t)onnxshape_load_le(p + 4 * i, 4);
       float f;
       memcpy(&f, &u, 4);
       return f;
     }
     case ONNXSHAPE_TYPE_DOUBLE: {
-      uint64_t u = load_le(p + 8 * i, 8);
+      uint64_t u = onnxshape_load_le(p + 8 * i, 8);
       double d;
       memcpy(&d, &u, 8);
       return d;
     }
-    case ONNXSHAPE_TYPE_FLOAT16: return minifloat((uint32_t)load_le(p + 2 * i, 2), 5, 10, 15, IEEE);
+    case ONNXSHAPE_TYPE_FLOAT16: return minifloat((uint32_t)onnxshape_load_le(p + 2 * i, 2), 5, 10, 15, IEEE);
     case ONNXSHAPE_TYPE_BFLOAT16: {
-      uint32_t u = (uint32_t)load_le(p + 2 * i, 2) << 16;
+      uint32_t u = (uint32_t)onnxshape_load_le(p + 2 * i, 2) << 16;
       float f;
       memcpy(&f, &u, 4);
       return f;
@@ -145,9 +140,9 @@ static int64_t int_at(int32_t type, const unsigned char *p, size_t i, int *is_un
   *is_unsigned = 0;
   switch (type) {
     case ONNXSHAPE_TYPE_INT8: return (int8_t)p[i];
-    case ONNXSHAPE_TYPE_INT16: return (int16_t)load_le(p + 2 * i, 2);
-    case ONNXSHAPE_TYPE_INT32: return (int32_t)load_le(p + 4 * i, 4);
-    case ONNXSHAPE_TYPE_INT64: return (int64_t)load_le(p + 8 * i, 8);
+    case ONNXSHAPE_TYPE_INT16: return (int16_t)onnxshape_load_le(p + 2 * i, 2);
+    case ONNXSHAPE_TYPE_INT32: return (int32_t)onnxshape_load_le(p + 4 * i, 4);
+    case ONNXSHAPE_TYPE_INT64: return (int64_t)onnxshape_load_le(p + 8 * i, 8);
     case ONNXSHAPE_TYPE_INT4: {
       int v = (p[i / 2] >> (4 * (i % 2))) & 0xF;
       return v >= 8 ? v - 16 : v;
@@ -160,9 +155,9 @@ static int64_t int_at(int32_t type, const unsigned char *p, size_t i, int *is_un
   *is_unsigned = 1;
   switch (type) {
     case ONNXSHAPE_TYPE_UINT8: *u = p[i]; break;
-    case ONNXSHAPE_TYPE_UINT16: *u = load_le(p + 2 * i, 2); break;
-    case ONNXSHAPE_TYPE_UINT32: *u = load_le(p + 4 * i, 4); break;
-    case ONNXSHAPE_TYPE_UINT64: *u = load_le(p + 8 * i, 8); break;
+    case ONNXSHAPE_TYPE_UINT16: *u = onnxshape_load_le(p + 2 * i, 2); break;
+    case ONNXSHAPE_TYPE_UINT32: *u = onnxshape_load_le(p + 4 * i, 4); break;
+    case ONNXSHAPE_TYPE_UINT64: *u = onnxshape_load_le(p + 8 * i, 8); break;
     case ONNXSHAPE_TYPE_UINT4: *u = (p[i / 2] >> (4 * (i % 2))) & 0xFu; break;
     case ONNXSHAPE_TYPE_UINT2: *u = (p[i / 4] >> (2 * (i % 4))) & 0x3u; break;
     default: *u = 0;

@@ -209,8 +209,12 @@ typedef struct onnxshape_type_info {
 
 /**
  * A tensor as the kernels see it: borrowed dims and data, row-major,
- * little-endian, packed for sub-byte types, an array of ::onnxshape_string
- * for strings.
+ * packed for sub-byte types, an array of ::onnxshape_string for strings.
+ * The data is ONNX's storage, which is little-endian on every host,
+ * big-endian ones included (read and write elements with
+ * onnxshape_load_le() and onnxshape_store_le()). The kernels never read
+ * element values, only copy bytes, so they put no alignment requirement on
+ * data: mapped files hand it over at any address.
  */
 typedef struct onnxshape_tensor {
   int32_t type;          /**< element type (::onnxshape_type) */
@@ -219,6 +223,26 @@ typedef struct onnxshape_tensor {
   const void *data;      /**< storage; may be NULL only if it needs 0 bytes */
   size_t data_bytes;     /**< bytes readable at data */
 } onnxshape_tensor;
+
+/**
+ * The unsigned value of the @p bytes (1 to 8; more count as 8)
+ * little-endian bytes at @p p: an element of tensor data on any host. For
+ * a signed element, convert the result to the signed type of that width,
+ * e.g. `(int64_t)onnxshape_load_le(p + 8 * i, 8)`. No alignment needed.
+ */
+/*@ requires \valid_read((const unsigned char *)p + (0 .. (bytes > 8 ? 8 : bytes) - 1));
+    assigns \nothing;
+*/
+ONNXSHAPE_API uint64_t onnxshape_load_le(const void *p, unsigned bytes);
+
+/**
+ * Write the low @p bytes (1 to 8; more count as 8) bytes of @p v at @p p,
+ * least significant first: an element of tensor data on any host.
+ */
+/*@ requires \valid((unsigned char *)p + (0 .. (bytes > 8 ? 8 : bytes) - 1));
+    assigns ((unsigned char *)p)[0 .. (bytes > 8 ? 8 : bytes) - 1];
+*/
+ONNXSHAPE_API void onnxshape_store_le(void *p, uint64_t v, unsigned bytes);
 
 /** Attributes of Shape. Versions 1 and 13 accept none. */
 typedef struct onnxshape_shape_attrs {

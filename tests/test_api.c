@@ -646,7 +646,7 @@ static void check_many_inputs(int n) {
   onnxshape_result *r = NULL;
   CHECK_STATUS(onnxshape_model_run(model, b, (size_t)n, &r, &d), ONNXSHAPE_OK);
   const onnxshape_tensor *y = onnxshape_result_tensor(r, 0);
-  CHECK(y != NULL && y->type == ONNXSHAPE_TYPE_INT64 && *(const int64_t *)y->data == 6);
+  CHECK(y != NULL && y->type == ONNXSHAPE_TYPE_INT64 && (int64_t)onnxshape_load_le(y->data, 8) == 6);
   onnxshape_result_free(r);
   r = NULL;
   CHECK_STATUS(onnxshape_model_run(model, b, (size_t)n - 1, &r, &d), ONNXSHAPE_ERR_NOT_FOUND);
@@ -661,6 +661,80 @@ static void check_many_inputs(int n) {
   onnxshape_model_free(model);
 }
 
+/* covers: STORAGE-LE-HOST */
+/* Tensor data is ONNX's little-endian storage on every host: the shape
+ * input is given and the outputs are checked as bytes, so this test fails
+ * on a big-endian host if any of them is read or written in host order. */
+static void test_little_endian_storage(void) {
+  static const unsigned char b[] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x88, 0x99};
+  CHECK(onnxshape_load_le(b, 1) == 0x01u);
+  CHECK(onnxshape_load_le(b, 2) == 0x0201u);
+  CHECK(onnxshape_load_le(b, 4) == 0x04030201u);
+  CHECK(onnxshape_load_le(b, 8) == UINT64_C(0x8807060504030201));
+  CHECK(onnxshape_load_le(b, 9) == UINT64_C(0x8807060504030201)); /* at most 8 */
+  CHECK((int64_t)onnxshape_load_le(b + 1, 8) == (int64_t)UINT64_C(0x9988070605040302));
+  unsigned char w[10];
+  memset(w, 0xAA, sizeof w);
+  onnxshape_store_le(w, UINT64_C(0x1122334455667788), 3);
+  static const unsigned char w3[] = {0x88, 0x77, 0x66, 0xAA};
+  CHECK(memcmp(w, w3, sizeof w3) == 0);
+  onnxshape_store_le(w, (uint64_t)(int64_t)-2, 12);
+  static const unsigned char w8[] = {0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xAA, 0xAA};
+  CHECK(memcmp(w, w8, sizeof w8) == 0);
+
+  /* x float, s int64 [2] -> Reshape(x, s) -> y; Shape(y) -> sh; Size(y) -> n */
+  buf m = {{0}, 0}, g = {{0}, 0}, r = {{0}, 0}, sh = {{0}, 0}, sz = {{0}, 0}, op = {{0}, 0};
+  put_str(&r, 1, "x");
+  put_str(&r, 1, "s");
+  put_str(&r, 2, "y");
+  put_str(&r, 4, "Reshape");
+  put_str(&sh, 1, "y");
+  put_str(&sh, 2, "sh");
+  put_str(&sh, 4, "Shape");
+  put_str(&sz, 1, "y");
+  put_str(&sz, 2, "n");
+  put_str(&sz, 4, "Size");
+  put_msg(&g, 1, &r);
+  put_msg(&g, 1, &sh);
+  put_msg(&g, 1, &sz);
+  value_info(&g, 11, "x", ONNXSHAPE_TYPE_FLOAT);
+  value_info(&g, 11, "s", ONNXSHAPE_TYPE_INT64);
+  value_info(&g, 12, "y", ONNXSHAPE_TYPE_FLOAT);
+  value_info(&g, 12, "sh", ONNXSHAPE_TYPE_INT64);
+  value_info(&g, 12, "n", ONNXSHAPE_TYPE_INT64);
+  put_int(&m, 1, 8);
+  put_str(&op, 1, "");
+  put_int(&op, 2, 14);
+  put_msg(&m, 8, &op);
+  put_msg(&m, 7, &g);
+  onnxshape_model *model = NULL;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  CHECK_STATUS(onnxshape_model_parse(m.b, m.n, NULL, &model, &d), ONNXSHAPE_OK);
+  if (model == NULL) return;
+  float data[6] = {0};
+  onnxshape_tensor x;
+  /* [3, -1], as storage: 3 then all ones, least significant byte first. */
+  static const unsigned char target[16] = {3, 0, 0, 0, 0, 0, 0, 0,
+                                           0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+  static const int64_t two[] = {2};
+  const onnxshape_tensor s_t = {ONNXSHAPE_TYPE_INT64, 1, two, target, sizeof target};
+  onnxshape_binding bind[2] = {bind_x(&x, data), {"s", &s_t}};
+  onnxshape_result *res = NULL;
+  CHECK_STATUS(onnxshape_model_run(model, bind, 2, &res, &d), ONNXSHAPE_OK);
+  const onnxshape_tensor *y = onnxshape_result_tensor(res, 0);
+  const onnxshape_tensor *shape = onnxshape_result_tensor(res, 1);
+  const onnxshape_tensor *count = onnxshape_result_tensor(res, 2);
+  if (y != NULL) CHECK_DIMS(y->dims, y->rank, 3, 2);
+  static const unsigned char want_shape[16] = {3, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0};
+  static const unsigned char want_count[8] = {6, 0, 0, 0, 0, 0, 0, 0};
+  CHECK(shape != NULL && shape->data_bytes == 16 && memcmp(shape->data, want_shape, 16) == 0);
+  CHECK(count != NULL && count->rank == 0 && count->data_bytes == 8 &&
+        memcmp(count->data, want_count, 8) == 0);
+  onnxshape_result_free(res);
+  onnxshape_model_free(model);
+}
+
 /* covers: MODEL-NAMES SIZE-OUTPUT */
 static void test_many_inputs(void) {
   check_many_inputs(70);
@@ -670,5 +744,6 @@ static void test_many_inputs(void) {
 RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_null_arguments),
           TEST_ENTRY(test_many_inputs), TEST_ENTRY(test_many_names),
           TEST_ENTRY(test_model_in_memory), TEST_ENTRY(test_long_target),
+          TEST_ENTRY(test_little_endian_storage),
           TEST_ENTRY(test_write_and_read_back), TEST_ENTRY(test_external_needs_directory),
           TEST_ENTRY(test_large_inline_file), TEST_ENTRY(test_read_file_agrees_with_parse))

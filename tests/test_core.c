@@ -93,16 +93,34 @@ static void test_storage_bytes(void) {
       {ONNXSHAPE_TYPE_UINT2, 4, 1},      {ONNXSHAPE_TYPE_INT2, 5, 2},
       {ONNXSHAPE_TYPE_UINT2, 11, 3},     {ONNXSHAPE_TYPE_FLOAT8E8M0, 9, 9},
       {ONNXSHAPE_TYPE_STRING, 3, 3 * sizeof(onnxshape_string)},
-      /* Sub-byte counts near INT64_MAX still fit: the division comes first. */
-      {ONNXSHAPE_TYPE_INT4, INT64_MAX, (size_t)(INT64_MAX / 2 + 1)},
-      {ONNXSHAPE_TYPE_INT2, INT64_MAX, (size_t)(INT64_MAX / 4 + 1)},
-      {ONNXSHAPE_TYPE_UINT8, INT64_MAX, (size_t)INT64_MAX},
-      /* 2^64 - 8 bytes still fits a 64-bit size_t; one element more does not. */
-      {ONNXSHAPE_TYPE_INT64, INT64_MAX / 4, (size_t)(INT64_MAX / 4) * 8u},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     CHECK_STATUS(onnxshape_type_storage_bytes(cases[i].t, cases[i].n, &b), ONNXSHAPE_OK);
     CHECK_I64(b, cases[i].bytes);
+  }
+  /* Near the limit of size_t, whatever its width: the largest count that
+   * fits and the next one. Sub-byte counts divide first, so they reach the
+   * limit at 2 (4-bit) or 4 (2-bit) times the count of a byte type. */
+  static const struct { int32_t t; uint64_t per_byte; unsigned bytes; } wide[] = {
+      {ONNXSHAPE_TYPE_UINT8, 1, 1}, {ONNXSHAPE_TYPE_INT64, 1, 8},
+      {ONNXSHAPE_TYPE_INT4, 2, 1},  {ONNXSHAPE_TYPE_INT2, 4, 1},
+  };
+  for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++) {
+    /* The count whose storage is the largest multiple of the element size
+     * <= SIZE_MAX, limited to INT64_MAX (the largest count there is). */
+    uint64_t max_bytes = (uint64_t)SIZE_MAX / wide[i].bytes * wide[i].bytes;
+    uint64_t elems = max_bytes / wide[i].bytes; /* whole slots */
+    uint64_t n = elems > (uint64_t)INT64_MAX / wide[i].per_byte ? (uint64_t)INT64_MAX
+                                                                : elems * wide[i].per_byte;
+    uint64_t need = (n + wide[i].per_byte - 1) / wide[i].per_byte * wide[i].bytes;
+    CHECK_STATUS(onnxshape_type_storage_bytes(wide[i].t, (int64_t)n, &b), ONNXSHAPE_OK);
+    CHECK_I64(b, need);
+    if (n < (uint64_t)INT64_MAX) {
+      b = 555;
+      CHECK_STATUS(onnxshape_type_storage_bytes(wide[i].t, (int64_t)(n + wide[i].per_byte), &b),
+                   ONNXSHAPE_ERR_OVERFLOW);
+      CHECK_I64(b, 555);
+    }
   }
   b = 777;
   CHECK_STATUS(onnxshape_type_storage_bytes(ONNXSHAPE_TYPE_INT64, INT64_MAX / 2, &b),

@@ -8,7 +8,15 @@
 
 #include "harness.h"
 
-__extension__ typedef unsigned __int128 u128;
+/* Products of dims (each <= INT64_MAX) in 64 unsigned bits, saturated at
+ * SAT = INT64_MAX + 1 so that nothing can wrap: the reference needs no
+ * 128-bit type, so it runs on every target, 32-bit ones included. */
+#define SAT ((uint64_t)INT64_MAX + 1u)
+static uint64_t sat_mul(uint64_t a, uint64_t b) {
+  if (a == 0 || b == 0) return 0;
+  if (a >= SAT || b >= SAT || a > (uint64_t)INT64_MAX / b) return SAT;
+  return a * b;
+}
 
 static uint64_t rng_state;
 static uint64_t rnd(void) { /* xorshift64* */
@@ -20,16 +28,16 @@ static uint64_t rnd(void) { /* xorshift64* */
 static int64_t pick(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
 
 #define MAXR 8
-#define LIMIT ((u128)INT64_MAX)
+#define LIMIT ((uint64_t)INT64_MAX)
 
-/* The reference: the rulebook's Reshape rule, step by step, with products in
- * 128 bits (saturated) so that nothing can wrap. */
+/* The reference: the rulebook's Reshape rule, step by step, with saturated
+ * products (sat_mul) so that nothing can wrap. */
 static onnxshape_status ref_reshape(const int64_t *in, size_t rank, const int64_t *shape,
                                     size_t len, int allowzero, int64_t *out) {
-  u128 n = 1;
+  uint64_t n = 1;
   for (size_t i = 0; i < rank; i++) if (in[i] == 0) n = 0;
   for (size_t i = 0; i < rank && n != 0; i++) {
-    n *= (u128)in[i];
+    n = sat_mul(n, (uint64_t)in[i]);
     if (n > LIMIT) return ONNXSHAPE_ERR_OVERFLOW;
   }
   int minus = -1, zero = -1;
@@ -46,7 +54,7 @@ static onnxshape_status ref_reshape(const int64_t *in, size_t rank, const int64_
   }
   if (allowzero && zero >= 0 && minus >= 0) return ONNXSHAPE_ERR_ZERO_WITH_INFERRED;
   int64_t r[MAXR];
-  u128 known = 1;
+  uint64_t known = 1;
   int any_zero = 0;
   for (size_t i = 0; i < len; i++) {
     r[i] = (shape[i] == 0 && !allowzero) ? in[i] : shape[i];
@@ -55,8 +63,7 @@ static onnxshape_status ref_reshape(const int64_t *in, size_t rank, const int64_
   }
   for (size_t i = 0; i < len && !any_zero; i++) {
     if ((int)i == minus) continue;
-    known *= (u128)r[i];
-    if (known > LIMIT) known = LIMIT + 1; /* saturate */
+    known = sat_mul(known, (uint64_t)r[i]); /* saturates at LIMIT + 1 */
   }
   if (any_zero) known = 0;
   if (known > LIMIT) {
@@ -229,12 +236,12 @@ static void check_run_case(uint64_t seed, int *failures) {
   }
 }
 
+/* The rulebook's clamp; r >= 0, so a + r cannot wrap when a < 0. */
 static int64_t ref_clamp(int64_t a, int64_t r) {
-  __extension__ __int128 x = a;
-  if (x < 0) x += r;
-  if (x < 0) x = 0;
-  if (x > r) x = r;
-  return (int64_t)x;
+  if (a < 0) a += r;
+  if (a < 0) a = 0;
+  if (a > r) a = r;
+  return a;
 }
 
 static void check_shape_size_case(uint64_t seed, int *failures) {
@@ -254,18 +261,18 @@ static void check_shape_size_case(uint64_t seed, int *failures) {
   int ok = st == ONNXSHAPE_OK && len == want_len &&
            (want_len == 0 || memcmp(out, in + s, want_len * sizeof(int64_t)) == 0);
   /* Size: 0 if any dim is 0, else the product if it fits. */
-  u128 p = 1;
+  uint64_t p = 1;
   int zero = 0, over = 0;
   for (size_t i = 0; i < rank; i++) zero |= in[i] == 0;
   for (size_t i = 0; i < rank && !zero; i++) {
-    p *= (u128)in[i];
+    p = sat_mul(p, (uint64_t)in[i]);
     if (p > LIMIT) { over = 1; break; }
   }
   int64_t n = -1;
   onnxshape_status ss = onnxshape_size_run(25, &t, &n, NULL);
   if (zero) ok = ok && ss == ONNXSHAPE_OK && n == 0;
   else if (over) ok = ok && ss == ONNXSHAPE_ERR_OVERFLOW;
-  else ok = ok && ss == ONNXSHAPE_OK && (u128)n == p;
+  else ok = ok && ss == ONNXSHAPE_OK && (uint64_t)n == p;
   if (!ok) {
     if (*failures < 10) {
       fprintf(stderr, "shape/size mismatch (seed %" PRIu64 "): rank %zu start %d:%" PRId64

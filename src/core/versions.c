@@ -62,11 +62,28 @@ const char *onnxshape_op_name(onnxshape_op op) {
   return v != NULL ? v->op_name : "unknown";
 }
 
+/* The kernels need nothing of the C library but memcpy, memmove and memset
+ * (a bare-metal build links no string functions): these two stand in for
+ * strcmp() == 0 and strlen(). */
+static int same_text(const char *a, const char *b) {
+  while (*a != '\0' && *a == *b) {
+    a++;
+    b++;
+  }
+  return *a == *b;
+}
+
+static size_t text_len(const char *s) {
+  size_t n = 0;
+  while (s[n] != '\0') n++;
+  return n;
+}
+
 onnxshape_status onnxshape_op_from_name(const char *name, onnxshape_op *op) {
   static const onnxshape_op ops[] = {ONNXSHAPE_OP_SHAPE, ONNXSHAPE_OP_RESHAPE, ONNXSHAPE_OP_SIZE};
   if (name == NULL || op == NULL) return ONNXSHAPE_ERR_UNKNOWN_OPERATOR;
   for (size_t i = 0; i < COUNT(ops); i++) {
-    if (strcmp(name, onnxshape_op_name(ops[i])) == 0) {
+    if (same_text(name, onnxshape_op_name(ops[i]))) {
       *op = ops[i];
       return ONNXSHAPE_OK;
     }
@@ -143,7 +160,7 @@ static void allowed_types(onnxshape_op op, int version, char *buf, size_t cap) {
   for (int32_t t = 1; t <= ONNXSHAPE_TYPE_LAST; t++) {
     if (!onnxshape__accepts(op, version, t)) continue;
     const char *name = onnxshape_type_name(t);
-    size_t len = strlen(name);
+    size_t len = text_len(name);
     size_t sep = used > 0 ? 2 : 0;
     if (used + sep + len + 1 > cap) break;
     if (sep) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../core/internal.h"
+#include "../core/le.h"
 #include "alloc.h"
 #include "arena.h"
 #include "fileio.h"
@@ -280,7 +281,7 @@ static onnxshape_status make_constant(onnxshape_model *m, const node_attr *a,
     } else {
       v = (uint64_t)(scalar ? a->i : a->ints[i]);
     }
-    for (size_t k = 0; k < elem; k++) data[i * elem + k] = (unsigned char)(v >> (8 * k));
+    onnxshape__store_le(data + i * elem, v, (unsigned)elem);
   }
   dims[0] = (int64_t)count;
   t->map.fd = -1;

@@ -23,6 +23,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "../core/le.h"
 #include "onnx_subset.pb-c.h"
 #include "wire.h"
 
@@ -30,13 +31,9 @@
 #define MAX_RECORDED 16 /* repeated values a first pass keeps for the second */
 #define HOT_INLINE ONNXSHAPE__HOT
 
-static uint32_t le32(const uint8_t *b) {
-  return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
+static uint32_t le32(const uint8_t *b) { return (uint32_t)onnxshape__load_le(b, 4); }
 
-static uint64_t le64(const uint8_t *b) {
-  return (uint64_t)le32(b) | (uint64_t)le32(b + 4) << 32;
-}
+static uint64_t le64(const uint8_t *b) { return onnxshape__load_le(b, 8); }
 
 /* ---- values ----------------------------------------------------------------- */
 

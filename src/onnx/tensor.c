@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../core/internal.h"
+#include "../core/le.h"
 #include "alloc.h"
 #include "arena.h"
 #include "fileio.h"
@@ -66,10 +67,6 @@ static int payload_fields(const Onnx__TensorProto *tp) {
   return (tp->has_raw_data ? 1 : 0) + (tp->n_float_data > 0) + (tp->n_int32_data > 0) +
          (tp->n_string_data > 0) + (tp->n_int64_data > 0) + (tp->n_double_data > 0) +
          (tp->n_uint64_data > 0) + is_external(tp);
-}
-
-static void store_le(unsigned char *p, uint64_t v, unsigned bytes) {
-  for (unsigned i = 0; i < bytes; i++) p[i] = (unsigned char)(v >> (8 * i));
 }
 
 /* ---- typed fields ------------------------------------------------------------- */
@@ -158,18 +155,18 @@ static onnxshape_status store_typed(const Onnx__TensorProto *tp, int32_t type, s
   switch (field_of(type)) {
     case F_FLOAT:
       memcpy(&u32, &tp->float_data[i], 4);
-      store_le(out + 4 * i, u32, 4);
+      onnxshape__store_le(out + 4 * i, u32, 4);
       return ONNXSHAPE_OK;
     case F_DOUBLE:
       memcpy(&u64, &tp->double_data[i], 8);
-      store_le(out + 8 * i, u64, 8);
+      onnxshape__store_le(out + 8 * i, u64, 8);
       return ONNXSHAPE_OK;
     case F_INT64:
-      store_le(out + 8 * i, (uint64_t)tp->int64_data[i], 8);
+      onnxshape__store_le(out + 8 * i, (uint64_t)tp->int64_data[i], 8);
       return ONNXSHAPE_OK;
     case F_UINT64:
       if (type == ONNXSHAPE_TYPE_UINT64) {
-        store_le(out + 8 * i, tp->uint64_data[i], 8);
+        onnxshape__store_le(out + 8 * i, tp->uint64_data[i], 8);
         return ONNXSHAPE_OK;
       }
       if (tp->uint64_data[i] > UINT32_MAX) {
@@ -177,7 +174,7 @@ static onnxshape_status store_typed(const Onnx__TensorProto *tp, int32_t type, s
                     "tensor '{}': uint64_data[{}] = {} does not fit uint32",
                     ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_UINT(i), ARG_UINT(tp->uint64_data[i])));
       }
-      store_le(out + 4 * i, tp->uint64_data[i], 4);
+      onnxshape__store_le(out + 4 * i, tp->uint64_data[i], 4);
       return ONNXSHAPE_OK;
     default: {
       int64_t lo, hi;
@@ -190,7 +187,7 @@ static onnxshape_status store_typed(const Onnx__TensorProto *tp, int32_t type, s
                     ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_UINT(i), ARG_INT(v),
                                     ARG_STR(onnxshape_type_name(type)), ARG_INT(lo), ARG_INT(hi)));
       }
-      store_le(out + width * i, (uint64_t)v, width);
+      onnxshape__store_le(out + width * i, (uint64_t)v, width);
       return ONNXSHAPE_OK;
     }
   }

@@ -10,6 +10,7 @@
 #include "../onnx/arena.h"
 
 #include "../core/internal.h"
+#include "../core/le.h"
 #include "../onnx/model.h"
 #include "../ops/reshape_rules.h"
 
@@ -94,11 +95,7 @@ static int from_tensor(onnxshape_inference *inf, slot_info *s, const onnxshape_t
     s->vals = inf_alloc(inf, (n + 1) * sizeof(sym));
     if (s->vals == NULL) return 0;
     const unsigned char *p = t->data;
-    for (size_t i = 0; i < n; i++) {
-      int64_t v;
-      memcpy(&v, p + i * sizeof v, sizeof v);
-      s->vals[i] = (sym){1, v, NULL};
-    }
+    for (size_t i = 0; i < n; i++) s->vals[i] = (sym){1, (int64_t)onnxshape__load_le(p + 8 * i, 8), NULL};
     s->vals_known = 1;
     s->n_vals = n;
   }
@@ -129,7 +126,8 @@ static const onnxshape_tensor *make_value(onnxshape_inference *inf, const sym *v
   int64_t *words = inf_alloc(inf, (n + 1) * sizeof(int64_t));
   if (t == NULL || words == NULL) return NULL;
   words[0] = (int64_t)n;
-  for (size_t i = 0; i < n; i++) words[i + 1] = vals[i].v;
+  /* Tensor storage: little-endian on every host (STORAGE-LE-HOST). */
+  for (size_t i = 0; i < n; i++) onnxshape__store_le((unsigned char *)(words + i + 1), (uint64_t)vals[i].v, 8);
   *t = (onnxshape_tensor){ONNXSHAPE_TYPE_INT64, scalar ? 0 : 1, scalar ? NULL : words, words + 1,
                           n * sizeof(int64_t)};
   return t;

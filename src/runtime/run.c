@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../core/internal.h"
+#include "../core/le.h"
 #include "../onnx/alloc.h"
 #include "../onnx/model.h"
 
@@ -171,6 +172,10 @@ static onnxshape_status run_shape(const graph_node *n, onnxshape_result *r, onnx
                                             &len, diag);
   if (st != ONNXSHAPE_OK) return st;
   words[0] = (int64_t)len;
+  /* The output is tensor storage: little-endian on every host. */
+  for (size_t i = 0; i < len; i++) {
+    onnxshape__store_le((unsigned char *)(words + 1 + i), (uint64_t)words[1 + i], 8);
+  }
   onnxshape_tensor *out = &r->values[n->outputs[0]];
   *out = (onnxshape_tensor){ONNXSHAPE_TYPE_INT64, 1, words, words + 1, len * sizeof(int64_t)};
   return ONNXSHAPE_OK;
@@ -181,6 +186,7 @@ static onnxshape_status run_size(const graph_node *n, onnxshape_result *r, onnxs
   if (word == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   onnxshape_status st = onnxshape_size_run(n->version, &r->values[n->inputs[0]], word, diag);
   if (st != ONNXSHAPE_OK) return st;
+  onnxshape__store_le((unsigned char *)word, (uint64_t)*word, 8); /* storage: little-endian */
   r->values[n->outputs[0]] = (onnxshape_tensor){ONNXSHAPE_TYPE_INT64, 0, NULL, word, sizeof *word};
   return ONNXSHAPE_OK;
 }
@@ -202,10 +208,12 @@ static onnxshape_status run_reshape(const graph_node *n, onnxshape_result *r, on
     if (len > (SIZE_MAX / sizeof(int64_t)) / 2 - 1) {
       return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
     }
-    /* Copied: the values may sit at any alignment inside a mapped file. */
+    /* Read into host int64: the storage is little-endian and may sit at any
+     * alignment inside a mapped file. */
     words = arena_alloc(r, 2 * len);
     if (words == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
-    if (len > 0) memcpy(words + len, s->data, len * sizeof(int64_t));
+    const unsigned char *p = s->data;
+    for (size_t i = 0; i < len; i++) words[len + i] = (int64_t)onnxshape__load_le(p + 8 * i, 8);
     shape = words + len;
   } else {
     words = arena_alloc(r, len);

@@ -198,6 +198,16 @@ ext_model = model([node("Identity", ["w"], ["y"])], [], [value_info("y", "float"
                                        external=[("location", "sub/w.bin")])])
 write("ext/model.onnx", ext_model)
 write("ext/sub/w.bin", floats(1, 2, 3, 4))
+# External data beyond 4 GiB in a sparse file (a few KiB on disk): offsets
+# that need a 64-bit off_t, on 32-bit hosts too.
+FAR = (1 << 32) + 8
+os.makedirs(os.path.join(out, "far"), exist_ok=True)
+write("far/model.onnx", model([node("Identity", ["w"], ["y"])], [], [value_info("y", "float")],
+                              opset=14, initializers=[tensor("w", "float", [4], external=[
+                                  ("location", "w.bin"), ("offset", str(FAR)), ("length", "16")])]))
+with open(os.path.join(out, "far", "w.bin"), "wb") as f:
+    f.seek(FAR)
+    f.write(floats(1, 2, 3, 4))
 write("secret/w.bin", floats(666, 666, 666, 666))
 big_ext = model([node("Identity", ["w"], ["y"])], [], [value_info("y", "float")], opset=14,
                 initializers=[tensor("w", "float", [32768], external=[("location", "w.bin")])])

@@ -18,8 +18,22 @@ cd "$work/data" || exit 2
 restore() { cp "$work/pristine/$1" "$1"; }
 pass=0
 fail=0
+skipped=0
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+# sigbus_ok NAME: whether a case that reads a mapping whose file was cut
+# short can run here. Under qemu-user (ONNXSHAPE_TEST_EMULATOR, set by
+# tests/CMakeLists.txt in cross builds) it cannot: QEMU does not hand the
+# host's SIGBUS for such a page to the program's handler (a ten-line C
+# program that maps, truncates and reads hangs under qemu-s390x 7.2 and
+# returns natively), so the command's handler never runs. Those cases are
+# reported as skipped, by name.
+sigbus_ok() {
+  [ -z "${ONNXSHAPE_TEST_EMULATOR:-}" ] && return 0
+  echo "SKIP $1: qemu-user does not deliver SIGBUS from a truncated mapping"
+  skipped=$((skipped + 1))
+  return 1
+}
 
 # run_shim VAR=VALUE... -- ARGS: onnxshape with the shim; sets $rc, $out, $err.
 run_shim() {
@@ -75,15 +89,18 @@ big=$(size big.pb)
 # mapped: to 100 bytes (its header still readable) and to nothing (every page
 # faults: SIGBUS, turned into zeros by the command, then the error).
 for to in 100 0; do
+  [ "$to" = 0 ] && ! sigbus_ok "tensor cut to 0 bytes when mapped" && continue
   run_shim SHIM_TRUNCATE="$PWD/big.pb:$to" -- run identity_any.onnx -i big.pb
   expect "tensor cut to $to bytes when mapped" 2 "'big.pb' changed size while in use ($big bytes, now $to)"
   restore big.pb
 done
 # Cut short after every check passed, while its values are printed: the
 # reads fault, and the check after printing reports the file.
-run_shim SHIM_TRUNCATE="$PWD/big.pb:0:fstat:3" -- run identity_any.onnx -i big.pb
-expect "tensor cut while printed" 2 "'big.pb' changed size while in use ($big bytes, now 0)"
-restore big.pb
+if sigbus_ok "tensor cut while printed"; then
+  run_shim SHIM_TRUNCATE="$PWD/big.pb:0:fstat:3" -- run identity_any.onnx -i big.pb
+  expect "tensor cut while printed" 2 "'big.pb' changed size while in use ($big bytes, now 0)"
+  restore big.pb
+fi
 # Cut short while written to -o DIR (the copy reads the file): nothing is
 # written.
 fresh_out "$work/o1"
@@ -103,9 +120,11 @@ ext_size=$(size bigext/w.bin)
 run_shim SHIM_TRUNCATE="$PWD/bigext/w.bin:0" -- run bigext/model.onnx
 expect "external data cut when mapped" 2 "bigext/model.onnx: 'w.bin' changed size while in use ($ext_size bytes, now 0)"
 restore bigext/w.bin
-run_shim SHIM_TRUNCATE="$PWD/bigext/w.bin:0:fstat:2" -- run bigext/model.onnx --json
-expect "external data cut while printed" 2 "'w.bin' changed size while in use ($ext_size bytes, now 0)"
-restore bigext/w.bin
+if sigbus_ok "external data cut while printed"; then
+  run_shim SHIM_TRUNCATE="$PWD/bigext/w.bin:0:fstat:2" -- run bigext/model.onnx --json
+  expect "external data cut while printed" 2 "'w.bin' changed size while in use ($ext_size bytes, now 0)"
+  restore bigext/w.bin
+fi
 
 # ---- FILE-CONFINED: the model's directory swapped for a link at every step ---
 # covers: FILE-CONFINED
@@ -206,5 +225,5 @@ env LD_PRELOAD="$shim" SHIM_COUNT="$work/count" "$bin" run many_inputs.onnx -i x
 n_cmp=$(sed -n 's/^strcmp //p' "$work/count")
 [ "$n_cmp" -lt 200000 ] && ok || bad "positional binding: $n_cmp string comparisons for 3,000 inputs"
 
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed${skipped:+, $skipped skipped}" | sed 's/, 0 skipped//'
 [ "$fail" -eq 0 ]

@@ -62,9 +62,15 @@ def main():
     words = "the limit is 15 times the input plus 56 MiB"
     for cmd in (["infer", mo], ["check", "--profile", "sonnx", mo], ["run", mo]):
         check(cmd[0] + " on empty sub-messages", [bin_] + cmd, len(m), words)
+    # With 32-bit pointers an empty entry decodes to about 12 bytes per input
+    # byte, under the limit: the decoder finishes and the loader refuses the
+    # empty key. The memory bound is the same.
+    with open(bin_, "rb") as f:
+        elf32 = f.read(5)[4] == 1
     check("run -i on empty external_data entries",
           [bin_, "run", os.path.join(work, "id.onnx"), "-i", os.path.join(work, "empty_entries.pb")],
-          len(t), words)
+          len(t), "external data key '' is not one of location, offset, length, checksum"
+          if elf32 else words)
     # 10^8 declared values: nothing is enumerated (a 93-byte model).
     check("infer of a 10^8-value target", [bin_, "infer", os.path.join(work, "large_target.onnx")],
           93, words)

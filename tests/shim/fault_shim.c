@@ -32,6 +32,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,15 @@
 #include <unistd.h>
 
 #define REAL(name) ((__typeof__(&name))dlsym(RTLD_NEXT, #name))
+/* The functions that take an off_t or a struct stat: with 64-bit file
+ * offsets on a 32-bit host, the headers rename them (open is open64, and
+ * so the definitions below define open64...), so the next definition must
+ * be looked up under that name too. */
+#if defined(_FILE_OFFSET_BITS) && _FILE_OFFSET_BITS == 64 && UINTPTR_MAX == 0xFFFFFFFFu
+#define REAL_LFS(name) ((__typeof__(&name))dlsym(RTLD_NEXT, #name "64"))
+#else
+#define REAL_LFS(name) REAL(name)
+#endif
 
 static long calls, writes, renames;
 static unsigned long long written;
@@ -54,7 +64,7 @@ static long env_long(const char *name, long fallback) {
 static void log_call(const char *what, const char *detail) {
   const char *log = getenv("SHIM_LOG");
   if (log == NULL) return;
-  int fd = REAL(open)(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  int fd = REAL_LFS(open)(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) return;
   char line[512];
   int n = snprintf(line, sizeof line, "%s %s\n", what, detail != NULL ? detail : "");
@@ -107,7 +117,7 @@ static void maybe_truncate(int fd, const char *when) {
   }
   if (strcmp(moment != NULL ? moment : "mmap", when) != 0) return;
   struct stat a, b;
-  if (REAL(fstat)(fd, &a) != 0 || stat(path, &b) != 0 || a.st_ino != b.st_ino ||
+  if (REAL_LFS(fstat)(fd, &a) != 0 || stat(path, &b) != 0 || a.st_ino != b.st_ino ||
       a.st_dev != b.st_dev) {
     return;
   }
@@ -164,7 +174,7 @@ int open(const char *path, int flags, ...) {
     mode = (mode_t)va_arg(ap, int);
     va_end(ap);
   }
-  return REAL(open)(path, flags, mode);
+  return REAL_LFS(open)(path, flags, mode);
 }
 
 int openat(int dirfd, const char *path, int flags, ...) {
@@ -176,7 +186,7 @@ int openat(int dirfd, const char *path, int flags, ...) {
     mode = (mode_t)va_arg(ap, int);
     va_end(ap);
   }
-  return REAL(openat)(dirfd, path, flags, mode);
+  return REAL_LFS(openat)(dirfd, path, flags, mode);
 }
 
 ssize_t read(int fd, void *buf, size_t n) {
@@ -186,12 +196,12 @@ ssize_t read(int fd, void *buf, size_t n) {
 
 ssize_t pread(int fd, void *buf, size_t n, off_t off) {
   count_call();
-  return REAL(pread)(fd, buf, n, off);
+  return REAL_LFS(pread)(fd, buf, n, off);
 }
 
 int fstat(int fd, struct stat *sb) {
   count_call();
-  int r = REAL(fstat)(fd, sb);
+  int r = REAL_LFS(fstat)(fd, sb);
   maybe_truncate(fd, "fstat");
   return r;
 }
@@ -203,7 +213,7 @@ int close(int fd) {
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
   count_call();
-  void *p = REAL(mmap)(addr, len, prot, flags, fd, off);
+  void *p = REAL_LFS(mmap)(addr, len, prot, flags, fd, off);
   if (p != MAP_FAILED) maybe_truncate(fd, "mmap");
   return p;
 }
@@ -248,7 +258,7 @@ int rename(const char *from, const char *to) {
 int flock(int fd, int op) {
   const char *note = getenv("SHIM_FLOCK_NOTE");
   if (note != NULL && (op & LOCK_EX)) {
-    int f = REAL(open)(note, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    int f = REAL_LFS(open)(note, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     if (f >= 0) REAL(close)(f);
   }
   return REAL(flock)(fd, op);

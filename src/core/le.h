@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Byte order of tensor payload (STORAGE-LE). ONNX storage is little-endian
+ * on every host: raw_data, external data and the typed fields once stored,
+ * and so every onnxshape_tensor's data. Every read and write of an element
+ * of payload, in the library and the command, goes through this pair: the
+ * loader (typed fields to storage, Constant's attributes), the runner
+ * (Reshape's shape input, Shape's and Size's outputs), static inference
+ * (known values), the fast decoder's fixed-width fields and the printing of
+ * values. On a little-endian host a load or store of 2, 4 or 8 bytes
+ * compiles to one move (GCC and clang merge the byte pattern).
+ *
+ * Not included by the kernels (src/ops): they never read payload, only copy
+ * its bytes. */
+#ifndef ONNXSHAPE_LE_H
+#define ONNXSHAPE_LE_H
+
+#include <stdint.h>
+
+/* The unsigned value of the `bytes` (1 to 8) little-endian bytes at p. */
+static inline uint64_t onnxshape__load_le(const unsigned char *p, unsigned bytes) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < bytes; i++) v |= (uint64_t)p[i] << (8u * i);
+  return v;
+}
+
+/* Writes the low `bytes` (1 to 8) bytes of v at p, least significant first. */
+static inline void onnxshape__store_le(unsigned char *p, uint64_t v, unsigned bytes) {
+  for (unsigned i = 0; i < bytes; i++) p[i] = (unsigned char)(v >> (8u * i));
+}
+
+#endif
