@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # Installs the built library into a scratch prefix, then builds and runs a
-# consumer against it twice: with find_package(onnxshape) and with pkg-config.
+# consumer against it three times: with find_package(onnxshape), with
+# find_package(onnxshape COMPONENTS kernels) and with pkg-config.
 # Usage: run.sh SOURCE_DIR BUILD_DIR SCRATCH_DIR C_COMPILER
 set -eu
 src=$1 build=$2 scratch=$3 cc=$4
@@ -14,10 +15,14 @@ cmake -S "$src/tests/install/consumer" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="
   -DCMAKE_C_COMPILER="$cc" >/dev/null
 cmake --build "$scratch/cmake" >/dev/null
 LD_LIBRARY_PATH=$prefix/lib:$prefix/lib64 "$scratch/cmake/consumer"
+cmake -S "$src/tests/install/consumer" -B "$scratch/cmake-kernels" -DKERNELS=ON \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" >/dev/null
+cmake --build "$scratch/cmake-kernels" >/dev/null
+"$scratch/cmake-kernels/consumer"
 
 libdir=$(ls -d "$prefix"/lib*/pkgconfig | head -n 1)
 PKG_CONFIG_PATH=$libdir "$cc" -std=c11 -Wall -Werror $(PKG_CONFIG_PATH=$libdir pkg-config --cflags onnxshape) \
   "$src/tests/install/consumer/consumer.c" -o "$scratch/consumer-pc" \
   $(PKG_CONFIG_PATH=$libdir pkg-config --libs onnxshape)
 LD_LIBRARY_PATH=$(dirname "$libdir") "$scratch/consumer-pc"
-echo "2 passed, 0 failed"
+echo "3 passed, 0 failed"
