@@ -4,7 +4,8 @@
 # ONNXSHAPE_KERNELS_ONLY=ON and with protoc-c and protobuf-c made
 # unfindable, builds, runs the kernels' tests, installs into a scratch
 # prefix, checks what was installed and what the library needs from the C
-# library (memcpy, memmove, memset and nothing else), and builds and runs
+# library (memcpy, memmove, memset and nothing else; libgcc's 64-bit
+# division helpers on 32-bit targets), and builds and runs
 # a consumer with find_package(onnxshape COMPONENTS kernels) and with
 # pkg-config onnxshape-kernels. Prints "N passed, M failed".
 # Usage: kernels_only.sh SOURCE_DIR SCRATCH_DIR C_COMPILER
@@ -52,12 +53,14 @@ extra=$(cd "$prefix" && find . -name 'libonnxshape.*' -o -name onnxshape -type f
   -o -name onnxshapeTargets.cmake -o -name onnxshape.pc | tr '\n' ' ')
 [ -z "$missing" ] && [ -z "$extra" ] && ok || bad "installed files: missing$missing; unexpected $extra"
 
-# What the archive needs from outside itself.
+# What the archive needs from outside itself (on 32-bit targets also
+# libgcc's 64-bit division helpers, which are not the C library).
 a=$libdir/libonnxshape-kernels.a
 nm --defined-only "$a" | awk 'NF == 3 {print $3}' | sort -u >"$scratch/defined"
 nm -u "$a" | awk 'NF {print $NF}' | grep -v ':$' | sort -u >"$scratch/undefined"
 undef=$(comm -23 "$scratch/undefined" "$scratch/defined" |
-  grep -vxE 'memcpy|memmove|memset|_GLOBAL_OFFSET_TABLE_' | tr '\n' ' ')
+  grep -vxE 'memcpy|memmove|memset|_GLOBAL_OFFSET_TABLE_|__(u?div|u?mod)di3|__aeabi_u?ldivmod' |
+  tr '\n' ' ')
 [ -z "$undef" ] && ok || bad "libonnxshape-kernels.a needs more than memcpy/memmove/memset: $undef"
 
 if cmake -S "$src/tests/install/consumer" -B "$scratch/consumer" -DKERNELS=ON \
