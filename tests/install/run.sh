@@ -3,9 +3,11 @@
 # Installs the built library into a scratch prefix, then builds and runs a
 # consumer against it three times: with find_package(onnxshape), with
 # find_package(onnxshape COMPONENTS kernels) and with pkg-config.
-# Usage: run.sh SOURCE_DIR BUILD_DIR SCRATCH_DIR C_COMPILER
+# Usage: run.sh SOURCE_DIR BUILD_DIR SCRATCH_DIR C_COMPILER [LINKER_FLAGS]
+# (LINKER_FLAGS: the build's own, e.g. --coverage, which the static
+# kernels archive then needs.)
 set -eu
-src=$1 build=$2 scratch=$3 cc=$4
+src=$1 build=$2 scratch=$3 cc=$4 ldflags=${5:-}
 rm -rf "$scratch"
 mkdir -p "$scratch"
 prefix=$scratch/prefix
@@ -16,7 +18,7 @@ cmake -S "$src/tests/install/consumer" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="
 cmake --build "$scratch/cmake" >/dev/null
 LD_LIBRARY_PATH=$prefix/lib:$prefix/lib64 "$scratch/cmake/consumer"
 cmake -S "$src/tests/install/consumer" -B "$scratch/cmake-kernels" -DKERNELS=ON \
-  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" >/dev/null
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" -DCMAKE_EXE_LINKER_FLAGS="$ldflags" >/dev/null
 cmake --build "$scratch/cmake-kernels" >/dev/null
 "$scratch/cmake-kernels/consumer"
 
