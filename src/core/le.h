@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Byte order of tensor payload (STORAGE-LE). ONNX storage is little-endian
+/* Byte order of tensor payload (STORAGE-LE-HOST). ONNX storage is little-endian
  * on every host: raw_data, external data and the typed fields once stored,
  * and so every onnxshape_tensor's data. Every read and write of an element
  * of payload, in the library and the command, goes through this pair: the
