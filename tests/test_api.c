@@ -344,11 +344,15 @@ static void test_large_inline_file(void) {
   snprintf(in, sizeof in, "%s/in.pb", dir);
   snprintf(out, sizeof out, "%s/out.pb", dir);
   snprintf(out2, sizeof out2, "%s/out2.pb", dir);
-  const size_t bytes = 2u << 20;
+  /* Two 1 MiB copy chunks and a short one. */
+  const size_t bytes = (2u << 20) + 12;
   unsigned char *b = malloc(2 * bytes + 64);
   CHECK(b != NULL);
   if (b == NULL) return;
   size_t n = float_proto(b, (int64_t)(bytes / 4), 1, bytes, 0x5a);
+  /* Bytes that tell every offset apart (251 is prime): a copy shifted by
+   * any amount below 251 compares unequal. */
+  for (size_t i = 0; i < bytes; i++) b[n - bytes + i] = (unsigned char)(i % 251);
   CHECK(put_file(in, b, n));
   onnxshape_diag d;
   onnxshape_diag_init(&d);
@@ -359,7 +363,8 @@ static void test_large_inline_file(void) {
     CHECK_I64(v->data_bytes, bytes);
     CHECK(memcmp(v->data, b + n - bytes, bytes) == 0);
     CHECK_STR(onnxshape_owned_tensor_name(t), "x");
-    /* Written from the mapping (copy_file_range), then read back. */
+    /* Copied from the mapping's file, then read back: the same name keeps
+     * raw_data's offset modulo 64 (one buffer), ... */
     CHECK_STATUS(onnxshape_tensor_write_file(out, "y", v, &d), ONNXSHAPE_OK);
     onnxshape_owned_tensor *back = NULL;
     CHECK_STATUS(onnxshape_tensor_read_file(out, &back, &d), ONNXSHAPE_OK);
@@ -367,15 +372,17 @@ static void test_large_inline_file(void) {
       const onnxshape_tensor *w = onnxshape_owned_tensor_get(back);
       CHECK(w->data_bytes == bytes && memcmp(w->data, b + n - bytes, bytes) == 0);
       CHECK_STR(onnxshape_owned_tensor_name(back), "y");
-      /* A file-to-file copy of a file-to-file copy. */
-      CHECK_STATUS(onnxshape_tensor_write_file(out2, "y", w, &d), ONNXSHAPE_OK);
+      /* ... a longer name moves it (pread and write at different residues). */
+      CHECK_STATUS(onnxshape_tensor_write_file(out2, "a_longer_name", w, &d), ONNXSHAPE_OK);
       onnxshape_owned_tensor_free(back);
     }
     onnxshape_owned_tensor_free(t);
   }
   CHECK_STATUS(onnxshape_tensor_read_file(out2, &t, &d), ONNXSHAPE_OK);
   if (t != NULL) {
+    CHECK(onnxshape_owned_tensor_get(t)->data_bytes == bytes);
     CHECK(memcmp(onnxshape_owned_tensor_get(t)->data, b + n - bytes, bytes) == 0);
+    CHECK_STR(onnxshape_owned_tensor_name(t), "a_longer_name");
     onnxshape_owned_tensor_free(t);
   }
   /* Two raw_data fields: protobuf keeps the last. */
@@ -394,7 +401,7 @@ static void test_large_inline_file(void) {
   n = float_proto(b, 10, 1, bytes, 0);
   CHECK(put_file(in, b, n));
   CHECK_STATUS(onnxshape_tensor_read_file(in, &t, &d), ONNXSHAPE_ERR_INVALID_TENSOR);
-  CHECK_STR(d.message, "tensor 'x': raw_data holds 2097152 bytes; 10 elements of float need 40");
+  CHECK_STR(d.message, "tensor 'x': raw_data holds 2097164 bytes; 10 elements of float need 40");
   free(b);
   unlink(in);
   unlink(out);
