@@ -109,7 +109,9 @@ ONNXSHAPE_API const char *onnxshape_status_text(onnxshape_status status);
 /**
  * A caller-provided diagnostic. Set @c node to the ONNX node name (or NULL)
  * before a call; a failing call writes a NUL-terminated message into
- * @c message, truncated to fit.
+ * @c message, truncated to fit. In a kernels-only build with messages
+ * compiled out (CMake -DONNXSHAPE_MESSAGES=OFF, docs/embedded.md) the
+ * message is "error <status number>", e.g. "error 10".
  */
 typedef struct onnxshape_diag {
   const char *node;                  /**< [in] node name to quote, or NULL */

@@ -12,6 +12,11 @@
 
 static int h_failed_checks;
 static int h_case_failed;
+/* The status CHECK_STATUS saw last (for CHECK_MESSAGE without messages). */
+#if defined(__GNUC__)
+__attribute__((unused))
+#endif
+static onnxshape_status h_last_status;
 
 static inline void h_fail(void) {
   h_failed_checks++;
@@ -39,6 +44,7 @@ static inline void h_fail(void) {
 #define CHECK_STATUS(expr, expected)                                                   \
   do {                                                                                 \
     onnxshape_status s_ = (expr);                                                      \
+    h_last_status = s_;                                                                \
     if (s_ != (expected)) {                                                            \
       fprintf(stderr, "%s:%d: %s returned %s, expected %s\n", __FILE__, __LINE__,      \
               #expr, onnxshape_status_name(s_), onnxshape_status_name(expected));      \
@@ -55,6 +61,33 @@ static inline void h_fail(void) {
       h_fail(); \
     }                                                                                  \
   } while (0)
+
+/* A kernel's message. In a build with messages compiled out
+ * (ONNXSHAPE_NO_MESSAGES, CMake -DONNXSHAPE_MESSAGES=OFF) every failure's
+ * message is "error <status number>" of the status CHECK_STATUS saw last,
+ * and a success's is empty; CHECK_MESSAGE then expects exactly that, and
+ * CHECK_MESSAGE_PREFIX (a message whose beginning is checked) too. */
+#if defined(ONNXSHAPE_NO_MESSAGES)
+static inline const char *h_expected_message(const char *text) {
+  static char buf[32];
+  if (text[0] == '\0') return "";
+  snprintf(buf, sizeof buf, "error %d", (int)h_last_status);
+  return buf;
+}
+#define CHECK_MESSAGE(actual, expected) CHECK_STR(actual, h_expected_message(expected))
+#define CHECK_MESSAGE_PREFIX(actual, prefix) CHECK_STR(actual, h_expected_message(prefix))
+#else
+#define CHECK_MESSAGE(actual, expected) CHECK_STR(actual, expected)
+#define CHECK_MESSAGE_PREFIX(actual, prefix)                                           \
+  do {                                                                                 \
+    const char *a_ = (actual), *p_ = (prefix);                                         \
+    if (a_ == NULL || strncmp(a_, p_, strlen(p_)) != 0 || a_[strlen(p_)] == '\0') {    \
+      fprintf(stderr, "%s:%d: %s = \"%s\", expected \"%s...\"\n", __FILE__, __LINE__,  \
+              #actual, a_ ? a_ : "(null)", p_);                                        \
+      h_fail();                                                                        \
+    }                                                                                  \
+  } while (0)
+#endif
 
 #define CHECK_DIMS(actual, len, ...)                                                   \
   do {                                                                                 \

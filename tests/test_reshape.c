@@ -38,7 +38,7 @@ static onnxshape_status infer(int version, const int64_t *in, size_t in_rank,
     d_.node = "r";                                                                          \
     CHECK_STATUS(infer(version, in, N(in), shape, N(shape), allowzero, o_, &l_, &d_),       \
                  status);                                                                   \
-    CHECK_STR(d_.message, msg);                                                       \
+    CHECK_MESSAGE(d_.message, msg);                                                       \
     CHECK_I64(o_[0], -77); /* out_dims untouched on failure */                             \
   } while (0)
 
@@ -195,7 +195,7 @@ static void test_count_mismatch_and_scalar(void) {
   onnxshape_diag_init(&d);
   CHECK_STATUS(onnxshape_reshape_infer(14, 1, d234, 3, NULL, 0, NULL, o, 0, &d),
                ONNXSHAPE_ERR_COUNT_MISMATCH);
-  CHECK_STR(d.message, "Reshape-14: an empty shape means a scalar (1 element), but the data has "
+  CHECK_MESSAGE(d.message, "Reshape-14: an empty shape means a scalar (1 element), but the data has "
                        "24 elements");
   static const int64_t ones[] = {1, 1, 1};
   CHECK_STATUS(onnxshape_reshape_infer(14, 1, ones, 3, NULL, 0, NULL, NULL, 0, NULL),
@@ -288,10 +288,10 @@ static void test_shape_input_checks(void) {
   CHECK_STATUS(onnxshape_reshape_check_shape_input(14, ONNXSHAPE_TYPE_INT64, 1, &d), ONNXSHAPE_OK);
   CHECK_STATUS(onnxshape_reshape_check_shape_input(14, ONNXSHAPE_TYPE_INT32, 1, &d),
                ONNXSHAPE_ERR_TYPE_NOT_ALLOWED);
-  CHECK_STR(d.message, "Reshape-14 (node 'r'): the 'shape' input is int32; it must be int64");
+  CHECK_MESSAGE(d.message, "Reshape-14 (node 'r'): the 'shape' input is int32; it must be int64");
   CHECK_STATUS(onnxshape_reshape_check_shape_input(5, ONNXSHAPE_TYPE_INT64, 2, &d),
                ONNXSHAPE_ERR_INVALID_RANK);
-  CHECK_STR(d.message, "Reshape-5 (node 'r'): the 'shape' input has rank 2; it must be 1-D");
+  CHECK_MESSAGE(d.message, "Reshape-5 (node 'r'): the 'shape' input has rank 2; it must be 1-D");
   CHECK_STATUS(onnxshape_reshape_check_shape_input(5, ONNXSHAPE_TYPE_INT64, 0, &d),
                ONNXSHAPE_ERR_INVALID_RANK);
   CHECK_STATUS(onnxshape_reshape_check_shape_input(6, ONNXSHAPE_TYPE_INT64, 1, &d),
@@ -401,20 +401,20 @@ static void test_buffers(void) {
   onnxshape_diag_init(&d);
   CHECK_STATUS(onnxshape_reshape_run_view(14, &t, target, 2, NULL, dims, 1, &out, &d),
                ONNXSHAPE_ERR_BUFFER_TOO_SMALL);
-  CHECK_STR(d.message, "Reshape-14: the output has 2 dims; out_dims holds 1");
+  CHECK_MESSAGE(d.message, "Reshape-14: the output has 2 dims; out_dims holds 1");
   CHECK_I64(dims[0], -5);
   memset(dst, 0x5A, sizeof dst);
   CHECK_STATUS(onnxshape_reshape_run_copy(14, &t, target, 2, NULL, dims, 2, dst,
                                           sizeof dst - 1, &out, &d),
                ONNXSHAPE_ERR_BUFFER_TOO_SMALL);
-  CHECK_STR(d.message, "Reshape-14: the output needs 96 bytes; the destination holds 95");
+  CHECK_MESSAGE(d.message, "Reshape-14: the output needs 96 bytes; the destination holds 95");
   CHECK(((unsigned char *)dst)[0] == 0x5A); /* nothing copied */
   CHECK_STATUS(onnxshape_reshape_run_copy(14, &t, target, 2, NULL, dims, 2, NULL, 96, &out, &d),
                ONNXSHAPE_ERR_BUFFER_TOO_SMALL);
   const onnxshape_tensor short_t = {ONNXSHAPE_TYPE_FLOAT, 3, d234, src, 95};
   CHECK_STATUS(onnxshape_reshape_run_view(14, &short_t, target, 2, NULL, dims, 2, &out, &d),
                ONNXSHAPE_ERR_DATA_SIZE);
-  CHECK_STR(d.message, "Reshape-14: 24 elements of float need 96 bytes; the data holds 95");
+  CHECK_MESSAGE(d.message, "Reshape-14: 24 elements of float need 96 bytes; the data holds 95");
   const onnxshape_tensor null_t = {ONNXSHAPE_TYPE_FLOAT, 3, d234, NULL, 96};
   CHECK_STATUS(onnxshape_reshape_run_view(14, &null_t, target, 2, NULL, dims, 2, &out, &d),
                ONNXSHAPE_ERR_DATA_SIZE);
@@ -453,7 +453,7 @@ static void test_storage_overflow(void) {
   const onnxshape_tensor t = {ONNXSHAPE_TYPE_INT64, 1, in, &byte, 1};
   CHECK_STATUS(onnxshape_reshape_run_view(25, &t, target, 2, NULL, dims, 2, &out, &d),
                ONNXSHAPE_ERR_OVERFLOW);
-  CHECK_STR(d.message, "Reshape-25: 4611686018427387904 elements of int64 do not fit in memory");
+  CHECK_MESSAGE(d.message, "Reshape-25: 4611686018427387904 elements of int64 do not fit in memory");
   /* The dims alone are fine. */
   CHECK_STATUS(onnxshape_reshape_infer(25, ONNXSHAPE_TYPE_INT64, in, 1, target, 2, NULL, dims, 2,
                                        NULL),

@@ -126,11 +126,11 @@ static void test_attributes_per_version(void) {
   /* Versions 1 and 13 have no attributes at all. */
   CHECK_STATUS(onnxshape_shape_run(1, &t234, &a, out, 16, &len, &d),
                ONNXSHAPE_ERR_INVALID_ATTRIBUTE);
-  CHECK_STR(d.message, "Shape-1 (node 's'): attribute 'start' is not defined before Shape-15");
+  CHECK_MESSAGE(d.message, "Shape-1 (node 's'): attribute 'start' is not defined before Shape-15");
   onnxshape_shape_attrs e = {0, 0, 1, 1};
   CHECK_STATUS(onnxshape_shape_infer(13, ONNXSHAPE_TYPE_FLOAT, 3, &e, &len, &d),
                ONNXSHAPE_ERR_INVALID_ATTRIBUTE);
-  CHECK_STR(d.message, "Shape-13 (node 's'): attribute 'end' is not defined before Shape-15");
+  CHECK_MESSAGE(d.message, "Shape-13 (node 's'): attribute 'end' is not defined before Shape-15");
   /* Without attributes, v1 and v13 return every dim. */
   EXPECT_SLICE(1, &t234, 0, 0, 0, 0, 2, 3, 4);
   EXPECT_SLICE(13, &t234, 0, 0, 0, 0, 2, 3, 4);
@@ -167,10 +167,10 @@ static void test_every_type_every_version(void) {
   size_t len;
   CHECK_STATUS(onnxshape_shape_run(19, &x, NULL, out, 4, &len, &d),
                ONNXSHAPE_ERR_TYPE_NOT_ALLOWED);
-  CHECK(strncmp(d.message, "Shape-19: input type int4 is not allowed", 40) == 0);
+  CHECK_MESSAGE_PREFIX(d.message, "Shape-19: input type int4 is not allowed (allowed: float, ");
   x.type = 0;
   CHECK_STATUS(onnxshape_shape_run(25, &x, NULL, out, 4, &len, &d), ONNXSHAPE_ERR_UNKNOWN_TYPE);
-  CHECK_STR(d.message, "Shape-25: element type 0 is not a known TensorProto data type (1 to 26)");
+  CHECK_MESSAGE(d.message, "Shape-25: element type 0 is not a known TensorProto data type (1 to 26)");
 }
 
 /* covers: KERNEL-CAPACITY KERNEL-UNTOUCHED-ON-ERROR DIMS-COUNT */
@@ -181,7 +181,7 @@ static void test_buffers_and_invalid_inputs(void) {
   onnxshape_diag_init(&d);
   CHECK_STATUS(onnxshape_shape_run(15, &t234, NULL, out, 2, &len, &d),
                ONNXSHAPE_ERR_BUFFER_TOO_SMALL);
-  CHECK_STR(d.message, "Shape-15: the output needs 3 values; the buffer holds 2");
+  CHECK_MESSAGE(d.message, "Shape-15: the output needs 3 values; the buffer holds 2");
   CHECK_I64(out[0], -9); /* nothing written */
   CHECK_I64(len, 77);
   onnxshape_shape_attrs a = {1, 1, 1, 3};
@@ -206,7 +206,7 @@ static void test_buffers_and_invalid_inputs(void) {
     char want[80];
     snprintf(want, sizeof want, "Shape-15: input rank %llu is out of range",
              (unsigned long long)SIZE_MAX);
-    CHECK_STR(d.message, want);
+    CHECK_MESSAGE(d.message, want);
   } else {
     CHECK_STATUS(onnxshape_shape_infer(15, 1, SIZE_MAX, NULL, &len, &d), ONNXSHAPE_OK);
     CHECK_I64(len, SIZE_MAX);
@@ -217,7 +217,7 @@ static void test_buffers_and_invalid_inputs(void) {
   static const int64_t neg[] = {2, -3};
   const onnxshape_tensor n = {1, 2, neg, NULL, 0};
   CHECK_STATUS(onnxshape_shape_run(15, &n, NULL, out, 3, &len, &d), ONNXSHAPE_ERR_NEGATIVE_DIM);
-  CHECK_STR(d.message, "Shape-15: data dims[1] = -3; a dimension cannot be negative");
+  CHECK_MESSAGE(d.message, "Shape-15: data dims[1] = -3; a dimension cannot be negative");
 }
 
 RUN_TESTS(TEST_ENTRY(test_onnx_page_examples), TEST_ENTRY(test_onnx_backend_cases),

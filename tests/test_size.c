@@ -57,7 +57,7 @@ static void test_overflow_is_an_error(void) {
   static const int64_t a[] = {INT64_C(1) << 32, INT64_C(1) << 32};
   const onnxshape_tensor t = {ONNXSHAPE_TYPE_FLOAT, 2, a, NULL, 0};
   CHECK_STATUS(onnxshape_size_run(21, &t, &n, &d), ONNXSHAPE_ERR_OVERFLOW);
-  CHECK_STR(d.message, "Size-21 (node 'sz'): data element count overflows int64 at dims[1] = 4294967296");
+  CHECK_MESSAGE(d.message, "Size-21 (node 'sz'): data element count overflows int64 at dims[1] = 4294967296");
   CHECK_I64(n, 42);
   /* 2305843009213693955 * 8 wraps to 24 in 64-bit arithmetic. */
   static const int64_t w[] = {INT64_C(2305843009213693955), 8};
@@ -96,13 +96,13 @@ static void test_invalid_inputs(void) {
   static const int64_t neg[] = {3, -1};
   const onnxshape_tensor t = {ONNXSHAPE_TYPE_FLOAT, 2, neg, NULL, 0};
   CHECK_STATUS(onnxshape_size_run(13, &t, &n, &d), ONNXSHAPE_ERR_NEGATIVE_DIM);
-  CHECK_STR(d.message, "Size-13: data dims[1] = -1; a dimension cannot be negative");
+  CHECK_MESSAGE(d.message, "Size-13: data dims[1] = -1; a dimension cannot be negative");
   CHECK_I64(n, 5);
   CHECK_STATUS(onnxshape_size_run(13, NULL, &n, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(onnxshape_size_run(13, &t, NULL, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
   const onnxshape_tensor nodims = {ONNXSHAPE_TYPE_FLOAT, 2, NULL, NULL, 0};
   CHECK_STATUS(onnxshape_size_run(13, &nodims, &n, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
-  CHECK_STR(d.message, "Size-13: data has rank 2 but no dims");
+  CHECK_MESSAGE(d.message, "Size-13: data has rank 2 but no dims");
 }
 
 RUN_TESTS(TEST_ENTRY(test_onnx_examples), TEST_ENTRY(test_scalar_is_one),

@@ -180,6 +180,18 @@ static void put_uint(sink *o, uint64_t v) {
   put(o, digits + sizeof digits - n, n);
 }
 
+/* The names of the types in mask (bit t for type t), comma-separated; built
+ * as it is written, so that no list is held on the stack. */
+static void put_types(sink *o, uint64_t mask) {
+  const char *sep = "";
+  for (int32_t t = 1; t <= ONNXSHAPE_TYPE_LAST; t++) {
+    if ((mask >> t & 1u) == 0u) continue;
+    put_str(o, sep);
+    put_str(o, onnxshape_type_name(t));
+    sep = ", ";
+  }
+}
+
 static void put_arg(sink *o, const onnxshape__arg *a) {
   switch (a->kind) {
     case ONNXSHAPE__ARG_INT:
@@ -192,6 +204,9 @@ static void put_arg(sink *o, const onnxshape__arg *a) {
       return;
     case ONNXSHAPE__ARG_UINT:
       put_uint(o, a->v.u);
+      return;
+    case ONNXSHAPE__ARG_TYPES:
+      put_types(o, a->v.u);
       return;
     default:
       break;
@@ -234,6 +249,26 @@ size_t onnxshape__format(char *buf, size_t cap, const char *fmt, const onnxshape
   return o.len;
 }
 
+#if defined(ONNXSHAPE_NO_MESSAGES)
+#define ONNXSHAPE_X_SMALL(name, value, text) \
+  _Static_assert((value) >= 0 && (value) < 100, "status " #name " has more than two digits");
+ONNXSHAPE_STATUS_LIST(ONNXSHAPE_X_SMALL)
+#undef ONNXSHAPE_X_SMALL
+
+onnxshape_status onnxshape__failed(onnxshape_diag *diag, onnxshape_status status) {
+  if (diag == NULL) return status;
+  /* The status numbers are below 100: two digits at most, in 32-bit
+   * arithmetic (put_uint's 64-bit division would pull in libgcc's). */
+  unsigned v = (unsigned)status % 100u;
+  char *m = diag->message;
+  size_t n = 0;
+  for (const char *p = "error "; *p != '\0'; p++) m[n++] = *p;
+  if (v >= 10u) m[n++] = (char)('0' + v / 10u);
+  m[n++] = (char)('0' + v % 10u);
+  m[n] = '\0';
+  return status;
+}
+#else
 onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
                                  const char *op_name, int version, const char *fmt,
                                  const onnxshape__arg *args, size_t n_args) {
@@ -257,3 +292,4 @@ onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
   diag->message[o.len] = '\0';
   return status;
 }
+#endif

@@ -91,6 +91,9 @@ ONNXSHAPE_NOINLINE static onnxshape_status count_fail(const char *op_name, int v
                                                       size_t rank, onnxshape_status st, size_t bad,
                                                       onnxshape_diag *diag) {
   (void)rank; /* bounds bad, in the contract */
+#if defined(ONNXSHAPE_NO_MESSAGES)
+  (void)what, (void)dims, (void)bad; /* message arguments only */
+#endif
   if (st == ONNXSHAPE_ERR_NEGATIVE_DIM) {
     return onnxshape__fail(diag, st, op_name, version,
                            "{} dims[{}] = {}; a dimension cannot be negative", ONNXSHAPE__ARGS(ARG_STR(what), ARG_UINT(bad), ARG_INT(dims[bad])));

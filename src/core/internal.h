@@ -53,7 +53,8 @@ typedef enum onnxshape__arg_kind {
   ONNXSHAPE__ARG_UINT, /* uint64_t (size_t too), in decimal */
   ONNXSHAPE__ARG_STR,  /* a string, escaped */
   ONNXSHAPE__ARG_NAME, /* a name, escaped and shortened in the middle */
-  ONNXSHAPE__ARG_TEXT  /* text that is already a message (escaped), verbatim */
+  ONNXSHAPE__ARG_TEXT, /* text that is already a message (escaped), verbatim */
+  ONNXSHAPE__ARG_TYPES /* a type mask (bit t for type t) as "float, uint8, ..." */
 } onnxshape__arg_kind;
 
 typedef struct onnxshape__arg {
@@ -70,6 +71,7 @@ typedef struct onnxshape__arg {
 #define ARG_STR(x) ((onnxshape__arg){ONNXSHAPE__ARG_STR, {.s = (x)}})
 #define ARG_NAME(x) ((onnxshape__arg){ONNXSHAPE__ARG_NAME, {.s = (x)}})
 #define ARG_TEXT(x) ((onnxshape__arg){ONNXSHAPE__ARG_TEXT, {.s = (x)}})
+#define ARG_TYPES(mask) ((onnxshape__arg){ONNXSHAPE__ARG_TYPES, {.u = (uint64_t)(mask)}})
 /* The arguments of a message: an array and its length (two parameters).
  * The length is counted by the preprocessor (at most 10 arguments), not
  * with sizeof, so no compound literal is evaluated twice. */
@@ -83,7 +85,15 @@ typedef struct onnxshape__arg {
 size_t onnxshape__format(char *buf, size_t cap, const char *fmt, const onnxshape__arg *args,
                          size_t n_args);
 
-#ifndef __FRAMAC__
+#if defined(ONNXSHAPE_NO_MESSAGES) && !defined(__FRAMAC__)
+/* Messages compiled out (CMake -DONNXSHAPE_MESSAGES=OFF, for the kernels
+ * alone): a failure writes "error <status number>" into diag, and neither
+ * the format nor its arguments are compiled (op_name and version are
+ * evaluated and discarded: they are often parameters). */
+onnxshape_status onnxshape__failed(onnxshape_diag *diag, onnxshape_status status);
+#define onnxshape__fail(diag, status, op_name, version, ...) \
+  ((void)(op_name), (void)(version), onnxshape__failed((diag), (status)))
+#elif !defined(__FRAMAC__)
 /* Writes "<Op>-<version> (node '<node>'): <message>" into diag (when not
  * NULL) and returns status, so callers can `return onnxshape__fail(...)`.
  * op_name may be NULL for errors that belong to no operator. */

@@ -87,5 +87,31 @@ if PKG_CONFIG_PATH=$pc "$cc" -std=c11 -Wall -Werror $(PKG_CONFIG_PATH=$pc pkg-co
 else
   bad "pkg-config onnxshape-kernels consumer (see $scratch/pc.log)"
 fi
+
+# Messages compiled out (ONNXSHAPE_MESSAGES=OFF): the kernels' tests pass
+# expecting "error <status number>" for every message, and the archive holds
+# none of the message formats that the build with messages holds.
+nomsg=$scratch/build-nomsg
+if cmake -S "$src" -B "$nomsg" -DONNXSHAPE_KERNELS_ONLY=ON -DONNXSHAPE_MESSAGES=OFF \
+     -DCMAKE_C_COMPILER="$cc" >"$scratch/nomsg.log" 2>&1 &&
+   cmake --build "$nomsg" -j 2 >>"$scratch/nomsg.log" 2>&1 &&
+   ctest --test-dir "$nomsg" >"$scratch/ctest-nomsg.log" 2>&1 &&
+   grep -q "100% tests passed, 0 tests failed out of 5" "$scratch/ctest-nomsg.log"; then
+  ok
+else
+  bad "kernels' tests with ONNXSHAPE_MESSAGES=OFF (see $scratch/nomsg.log, ctest-nomsg.log)"
+fi
+formats() { strings -a "$1" | grep -c -e 'is not allowed (allowed: {})' -e 'a dimension cannot be below -1'; }
+with=$(formats "$a") without=$(formats "$nomsg/libonnxshape-kernels.a")
+[ "$with" -eq 2 ] && [ "$without" -eq 0 ] && ok ||
+  bad "message formats in the archive: $with with messages (expected 2), $without without (expected 0)"
+# Messages off is for the kernels alone: the whole library refuses it.
+if cmake -S "$src" -B "$scratch/nomsg-full" -DONNXSHAPE_MESSAGES=OFF -DCMAKE_C_COMPILER="$cc" \
+     >"$scratch/nomsg-full.log" 2>&1; then
+  bad "ONNXSHAPE_MESSAGES=OFF accepted without ONNXSHAPE_KERNELS_ONLY"
+else
+  grep -q "ONNXSHAPE_MESSAGES=OFF needs ONNXSHAPE_KERNELS_ONLY=ON" "$scratch/nomsg-full.log" && ok ||
+    bad "ONNXSHAPE_MESSAGES=OFF without ONNXSHAPE_KERNELS_ONLY: no clear error"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
