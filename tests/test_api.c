@@ -4,6 +4,7 @@
  * binding rules and the runner's growth past its inline buffers. Models are
  * written here with a few lines of protobuf encoding. */
 #define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -748,9 +749,54 @@ static void test_many_inputs(void) {
   check_many_inputs(20000);
 }
 
+/* The library never installs a signal handler (docs/cli.md, "Files that
+ * change while in use"; only the command catches SIGBUS, for its own
+ * reads): after it has mapped, copied and checked a large tensor file, and
+ * run last, after every other test here has loaded models and external
+ * data, no signal has a handler function (this program installs none). */
+static void test_no_signal_handlers(void) {
+  char dir[] = "/tmp/onnxshape-sig-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char in[256], out[256];
+  snprintf(in, sizeof in, "%s/in.pb", dir);
+  snprintf(out, sizeof out, "%s/out.pb", dir);
+  const size_t bytes = 1u << 20;
+  unsigned char *b = malloc(bytes + 64);
+  CHECK(b != NULL);
+  if (b == NULL) return;
+  size_t n = float_proto(b, (int64_t)(bytes / 4), 1, bytes, 0x21);
+  CHECK(put_file(in, b, n));
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  onnxshape_owned_tensor *t = NULL;
+  CHECK_STATUS(onnxshape_tensor_read_file(in, &t, &d), ONNXSHAPE_OK);
+  if (t != NULL) {
+    CHECK_STATUS(onnxshape_owned_tensor_check_file(t, &d), ONNXSHAPE_OK);
+    CHECK_STATUS(onnxshape_tensor_write_file(out, "y", onnxshape_owned_tensor_get(t), &d),
+                 ONNXSHAPE_OK);
+    onnxshape_owned_tensor_free(t);
+  }
+  int handlers = 0;
+  for (int sig = 1; sig < 32; sig++) {
+    struct sigaction sa;
+    if (sigaction(sig, NULL, &sa) != 0) continue; /* no such signal */
+    if ((sa.sa_flags & SA_SIGINFO) != 0 ||
+        (sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN)) {
+      fprintf(stderr, "signal %d has a handler\n", sig);
+      handlers++;
+    }
+  }
+  CHECK_I64(handlers, 0);
+  free(b);
+  unlink(in);
+  unlink(out);
+  rmdir(dir);
+}
+
 RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_null_arguments),
           TEST_ENTRY(test_many_inputs), TEST_ENTRY(test_many_names),
           TEST_ENTRY(test_model_in_memory), TEST_ENTRY(test_long_target),
           TEST_ENTRY(test_little_endian_storage),
           TEST_ENTRY(test_write_and_read_back), TEST_ENTRY(test_external_needs_directory),
-          TEST_ENTRY(test_large_inline_file), TEST_ENTRY(test_read_file_agrees_with_parse))
+          TEST_ENTRY(test_large_inline_file), TEST_ENTRY(test_read_file_agrees_with_parse),
+          TEST_ENTRY(test_no_signal_handlers))
