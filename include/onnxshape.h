@@ -86,7 +86,7 @@ extern "C" {
   X(ERR_NOT_FOUND, 25, "not found")
 
 typedef enum onnxshape_status {
-#define ONNXSHAPE_X_ENUM(name, value, text) ONNXSHAPE_##name = value,
+#define ONNXSHAPE_X_ENUM(name, value, text) ONNXSHAPE_##name = (value),
   ONNXSHAPE_STATUS_LIST(ONNXSHAPE_X_ENUM)
 #undef ONNXSHAPE_X_ENUM
 } onnxshape_status;

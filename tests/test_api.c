@@ -749,7 +749,8 @@ static void test_many_inputs(void) {
   check_many_inputs(20000);
 }
 
-/* The library never installs a signal handler (docs/cli.md, "Files that
+/* covers: FILE-CHANGED
+ * The library never installs a signal handler (docs/cli.md, "Files that
  * change while in use"; only the command catches SIGBUS, for its own
  * reads): after it has mapped, copied and checked a large tensor file, and
  * run last, after every other test here has loaded models and external

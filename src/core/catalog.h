@@ -24,15 +24,16 @@
  * ONNXSHAPE__LAST_TYPE(v): bfloat16 came with opset 13, the float8 types with
  * 19, uint4 and int4 with 21, float4e2m1 with 23, float8e8m0 with 24, uint2
  * and int2 with 25. */
-#define ONNXSHAPE__LAST_TYPE(v)                                                         \
-  ((v) >= 25 ? 26 : (v) >= 24 ? 24 : (v) >= 23 ? 23 : (v) >= 21 ? 22 : (v) >= 19 ? 20 \
-   : (v) >= 13 ? 16 : 15)
+#define ONNXSHAPE__LAST_TYPE(v)                                                          \
+  ((v) >= 25 ? (int32_t)26 : (v) >= 24 ? (int32_t)24 : (v) >= 23 ? (int32_t)23            \
+   : (v) >= 21 ? (int32_t)22 : (v) >= 19 ? (int32_t)20 : (v) >= 13 ? (int32_t)16 : (int32_t)15)
 /* TYPE-SET-RESHAPE1 (and Constant-1): float, float16 and double only, as a
  * test and as a bit mask (bit t for type t). */
 #define ONNXSHAPE__IS_FLOAT_TYPE(t) ((t) == 1 || (t) == 10 || (t) == 11)
-#define ONNXSHAPE__FLOAT_TYPES ((1u << 1) | (1u << 10) | (1u << 11))
-/* The type set 1 .. last as a bit mask (bit t for type t). */
-#define ONNXSHAPE__TYPES_UP_TO(last) ((uint32_t)((1ull << ((last) + 1)) - 2u))
+#define ONNXSHAPE__FLOAT_TYPES (((uint32_t)1u << 1u) | ((uint32_t)1u << 10u) | ((uint32_t)1u << 11u))
+/* The type set 1 .. last as a bit mask (bit t for type t); last is 0 to 31,
+ * a constant or a variable (unsigned arithmetic, for MISRA's 10.1). */
+#define ONNXSHAPE__TYPES_UP_TO(last) ((uint32_t)(((uint64_t)2u << (uint32_t)(last)) - 2u))
 
 /* OPSET-VERSIONS: the since_versions of each operator, oldest first. */
 #define ONNXSHAPE__SHAPE_VERSIONS(X) X(1) X(13) X(15) X(19) X(21) X(23) X(24) X(25)

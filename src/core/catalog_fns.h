@@ -11,10 +11,10 @@
 #include "internal.h"
 
 #define ONNXSHAPE__LAST_CASE(v) \
-  case v:                       \
+  case (v):                     \
     return ONNXSHAPE__LAST_TYPE(v);
 #define ONNXSHAPE__RESHAPE_LAST_CASE(v) \
-  case v:                               \
+  case (v):                             \
     return (v) == 1 ? 0 : ONNXSHAPE__LAST_TYPE(v);
 
 /* The last element type of (op, version) when its type set is 1 .. last
@@ -58,7 +58,9 @@ static ONNXSHAPE_INLINE int32_t onnxshape__last_type(onnxshape_op op, int versio
 */
 static ONNXSHAPE_INLINE int onnxshape__accepts(onnxshape_op op, int version, int32_t type) {
   int32_t last = onnxshape__last_type(op, version);
-  if (last != 0) return type >= 1 && type <= last;
+  if (last != 0) {
+    return type >= 1 && type <= last;
+  }
   return op == ONNXSHAPE_OP_RESHAPE && version == 1 && ONNXSHAPE__IS_FLOAT_TYPE(type);
 }
 
@@ -75,7 +77,7 @@ static ONNXSHAPE_INLINE int onnxshape__accepts(onnxshape_op op, int version, int
 */
 static ONNXSHAPE_INLINE onnxshape_status onnxshape__enter(onnxshape_op op, int version,
                                                           int32_t type, onnxshape_diag *diag) {
-  if (onnxshape__accepts(op, version, type)) {
+  if (onnxshape__accepts(op, version, type) != 0) {
     onnxshape__diag_clear(diag);
     return ONNXSHAPE_OK;
   }
@@ -83,7 +85,7 @@ static ONNXSHAPE_INLINE onnxshape_status onnxshape__enter(onnxshape_op op, int v
 }
 
 #define ONNXSHAPE__BYTES_CASE(number, name, bits) \
-  case number:                                    \
+  case (number):                                  \
     return (bits) >= 8 ? (size_t)(bits) / 8u : 0u;
 
 /* Bytes per element of the types of whole bytes (STORAGE-BYTES), or 0 for

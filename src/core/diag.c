@@ -12,16 +12,19 @@
 #define PIECE_MAX 16u
 
 void onnxshape_diag_init(onnxshape_diag *diag) {
-  if (diag == NULL) return;
-  diag->node = NULL;
-  diag->message[0] = '\0';
+  if (diag != NULL) {
+    diag->node = NULL;
+    diag->message[0] = '\0';
+  }
 }
 
 /* ---- escaping -------------------------------------------------------------- */
 
 size_t onnxshape_utf8_decode(const char *text, size_t n, uint32_t *cp) {
   const unsigned char *s = (const unsigned char *)text;
-  if (s == NULL || n == 0 || cp == NULL) return 0;
+  if (s == NULL || n == 0u || cp == NULL) {
+    return 0;
+  }
   unsigned char c = s[0];
   size_t len;
   uint32_t v, min;
@@ -31,25 +34,31 @@ size_t onnxshape_utf8_decode(const char *text, size_t n, uint32_t *cp) {
   }
   if (c >= 0xc2u && c <= 0xdfu) {
     len = 2;
-    v = c & 0x1fu;
+    v = (uint32_t)c & 0x1fu;
     min = 0x80u;
   } else if (c >= 0xe0u && c <= 0xefu) {
     len = 3;
-    v = c & 0x0fu;
+    v = (uint32_t)c & 0x0fu;
     min = 0x800u;
   } else if (c >= 0xf0u && c <= 0xf4u) {
     len = 4;
-    v = c & 0x07u;
+    v = (uint32_t)c & 0x07u;
     min = 0x10000u;
   } else {
     return 0;
   }
-  if (n < len) return 0;
+  if (n < len) {
+    return 0;
+  }
   for (size_t i = 1; i < len; i++) {
-    if ((s[i] & 0xc0u) != 0x80u) return 0;
+    if ((s[i] & 0xc0u) != 0x80u) {
+      return 0;
+    }
     v = (v << 6) | (s[i] & 0x3fu);
   }
-  if (v < min || v > 0x10ffffu || (v >= 0xd800u && v <= 0xdfffu)) return 0;
+  if (v < min || v > 0x10ffffu || (v >= 0xd800u && v <= 0xdfffu)) {
+    return 0;
+  }
   *cp = v;
   return len;
 }
@@ -62,40 +71,55 @@ static int invisible(uint32_t cp) {
          (cp >= 0x2066u && cp <= 0x2069u);
 }
 
-static char hex_digit(unsigned v) { return (char)(v < 10u ? '0' + v : 'a' + (v - 10u)); }
+static char hex_digit(unsigned v) {
+  return v < 10u ? (char)('0' + v) : (char)('a' + (v - 10u));
+}
 
 /* The escaped form of the character at s (n > 0 bytes left) into piece;
  * returns its length and sets *used to the bytes of s it stands for. */
 static size_t escape_piece(const unsigned char *s, size_t n, char piece[PIECE_MAX], size_t *used) {
   uint32_t cp = 0;
   size_t len = onnxshape_utf8_decode((const char *)s, n, &cp);
-  if (len == 1 && cp >= 0x20u && cp != 0x7fu && cp != '\\') {
+  if (len == 1u && cp >= 0x20u && cp != 0x7fu && cp != (uint32_t)'\\') {
     piece[0] = (char)cp;
     *used = 1;
     return 1;
   }
-  if (len == 1 && (cp == '\\' || cp == '\n' || cp == '\t' || cp == '\r')) {
+  if (len == 1u && (cp == (uint32_t)'\\' || cp == (uint32_t)'\n' || cp == (uint32_t)'\t' ||
+                    cp == (uint32_t)'\r')) {
     piece[0] = '\\';
-    piece[1] = cp == '\\' ? '\\' : cp == '\n' ? 'n' : cp == '\t' ? 't' : 'r';
+    if (cp == (uint32_t)'\\') {
+      piece[1] = '\\';
+    } else if (cp == (uint32_t)'\n') {
+      piece[1] = 'n';
+    } else if (cp == (uint32_t)'\t') {
+      piece[1] = 't';
+    } else {
+      piece[1] = 'r';
+    }
     *used = 1;
     return 2;
   }
-  if (len > 1 && !invisible(cp)) {
-    for (size_t i = 0; i < len; i++) piece[i] = (char)s[i];
+  if (len > 1u && invisible(cp) == 0) {
+    for (size_t i = 0; i < len; i++) {
+      piece[i] = (char)s[i];
+    }
     *used = len;
     return len;
   }
   /* A control character, an invisible one, or a byte that is not UTF-8:
    * each byte as \xNN. */
-  if (len == 0) len = 1;
+  if (len == 0u) {
+    len = 1;
+  }
   for (size_t i = 0; i < len; i++) {
-    piece[4 * i] = '\\';
-    piece[4 * i + 1] = 'x';
-    piece[4 * i + 2] = hex_digit(s[i] >> 4);
-    piece[4 * i + 3] = hex_digit(s[i] & 0xfu);
+    piece[4u * i] = '\\';
+    piece[4u * i + 1u] = 'x';
+    piece[4u * i + 2u] = hex_digit((unsigned)s[i] >> 4);
+    piece[4u * i + 3u] = hex_digit((unsigned)s[i] & 0xfu);
   }
   *used = len;
-  return 4 * len;
+  return 4u * len;
 }
 
 /* The bytes text written so far: buf holds len of them (cap > len). */
@@ -108,17 +132,21 @@ typedef struct sink {
 /* Appends n bytes, unless they do not all fit (an escape is never cut). */
 static void put(sink *o, const char *p, size_t n) {
   o->need += n;
-  if (o->cap == 0 || o->len + n >= o->cap) {
-    o->cap = o->len + 1; /* full: later, shorter pieces must not follow */
-    return;
+  if (o->cap == 0u || o->len + n >= o->cap) {
+    o->cap = o->len + 1u; /* full: later, shorter pieces must not follow */
+  } else {
+    for (size_t i = 0; i < n; i++) {
+      o->buf[o->len + i] = p[i];
+    }
+    o->len += n;
   }
-  for (size_t i = 0; i < n; i++) o->buf[o->len + i] = p[i];
-  o->len += n;
 }
 
 static void put_str(sink *o, const char *s) {
   size_t n = 0;
-  while (s[n] != '\0') n++;
+  while (s[n] != '\0') {
+    n++;
+  }
   put(o, s, n);
 }
 
@@ -126,7 +154,9 @@ static void put_str(sink *o, const char *s) {
 static size_t escaped_length(const unsigned char *s, size_t n) {
   size_t total = 0, used;
   char piece[PIECE_MAX];
-  for (size_t i = 0; i < n; i += used) total += escape_piece(s + i, n - i, piece, &used);
+  for (size_t i = 0; i < n; i += used) {
+    total += escape_piece(s + i, n - i, piece, &used);
+  }
   return total;
 }
 
@@ -136,34 +166,46 @@ static size_t escaped_length(const unsigned char *s, size_t n) {
 static void put_escaped(sink *o, const unsigned char *s, size_t n, int shorten) {
   char piece[PIECE_MAX];
   size_t used, i = 0;
-  size_t total = shorten ? escaped_length(s, n) : 0;
-  if (!shorten || total <= NAME_SHOWN) {
-    for (; i < n; i += used) put(o, piece, escape_piece(s + i, n - i, piece, &used));
-    return;
+  size_t total = (shorten != 0) ? escaped_length(s, n) : 0u;
+  if (shorten == 0 || total <= NAME_SHOWN) {
+    for (; i < n; i += used) {
+      put(o, piece, escape_piece(s + i, n - i, piece, &used));
+    }
+  } else {
+    size_t shown = 0, k;
+    for (; i < n; i += used) { /* the head */
+      k = escape_piece(s + i, n - i, piece, &used);
+      if (shown + k > NAME_PART) {
+        break;
+      }
+      put(o, piece, k);
+      shown += k;
+    }
+    put(o, "...", 3);
+    /* The tail: from the first character after which at most NAME_PART
+     * escaped bytes remain. */
+    size_t before = shown;
+    for (; i < n; i += used) {
+      k = escape_piece(s + i, n - i, piece, &used);
+      if (total - before <= NAME_PART) {
+        break;
+      }
+      before += k;
+    }
+    for (; i < n; i += used) {
+      put(o, piece, escape_piece(s + i, n - i, piece, &used));
+    }
   }
-  size_t shown = 0, k;
-  for (; i < n; i += used) { /* the head */
-    k = escape_piece(s + i, n - i, piece, &used);
-    if (shown + k > NAME_PART) break;
-    put(o, piece, k);
-    shown += k;
-  }
-  put(o, "...", 3);
-  /* The tail: from the first character after which at most NAME_PART
-   * escaped bytes remain. */
-  size_t before = shown;
-  for (; i < n; i += used) {
-    k = escape_piece(s + i, n - i, piece, &used);
-    if (total - before <= NAME_PART) break;
-    before += k;
-  }
-  for (; i < n; i += used) put(o, piece, escape_piece(s + i, n - i, piece, &used));
 }
 
 size_t onnxshape_escape(char *dst, size_t cap, const char *src, size_t len) {
   sink o = {dst, cap, 0, 0};
-  if (src != NULL) put_escaped(&o, (const unsigned char *)src, len, 0);
-  if (dst != NULL && cap > 0) dst[o.len] = '\0';
+  if (src != NULL) {
+    put_escaped(&o, (const unsigned char *)src, len, 0);
+  }
+  if (dst != NULL && cap > 0u) {
+    dst[o.len] = '\0';
+  }
   return o.need;
 }
 
@@ -173,7 +215,7 @@ static void put_uint(sink *o, uint64_t v) {
   char digits[20];
   size_t n = 0;
   do {
-    digits[sizeof digits - 1 - n] = (char)('0' + v % 10u);
+    digits[sizeof digits - 1u - n] = (char)('0' + (v % 10u));
     v /= 10u;
     n++;
   } while (v != 0u);
@@ -185,7 +227,9 @@ static void put_uint(sink *o, uint64_t v) {
 static void put_types(sink *o, uint64_t mask) {
   const char *sep = "";
   for (int32_t t = 1; t <= ONNXSHAPE_TYPE_LAST; t++) {
-    if ((mask >> t & 1u) == 0u) continue;
+    if (((mask >> (uint32_t)t) & 1u) == 0u) {
+      continue;
+    }
     put_str(o, sep);
     put_str(o, onnxshape_type_name(t));
     sep = ", ";
@@ -217,33 +261,41 @@ static void put_arg(sink *o, const onnxshape__arg *a) {
     return;
   }
   size_t n = 0;
-  while (s[n] != '\0') n++;
-  put_escaped(o, (const unsigned char *)s, n, a->kind == ONNXSHAPE__ARG_NAME);
+  while (s[n] != '\0') {
+    n++;
+  }
+  put_escaped(o, (const unsigned char *)s, n, (a->kind == ONNXSHAPE__ARG_NAME) ? 1 : 0);
 }
 
 /* Appends fmt, each `{}` replaced by the next argument ("{?}" once they run
  * out). */
 static void put_format(sink *o, const char *fmt, const onnxshape__arg *args, size_t n_args) {
   size_t next = 0;
-  const char *run = fmt;
-  for (const char *p = fmt; *p != '\0'; p++) {
-    if (p[0] != '{' || p[1] != '}') continue;
-    put(o, run, (size_t)(p - run));
-    if (next < n_args) {
-      put_arg(o, &args[next++]);
+  size_t run = 0; /* fmt[run] starts the text not yet written */
+  size_t i = 0;
+  while (fmt[i] != '\0') {
+    if (fmt[i] == '{' && fmt[i + 1u] == '}') {
+      put(o, &fmt[run], i - run);
+      if (next < n_args) {
+        put_arg(o, &args[next++]);
+      } else {
+        put(o, "{?}", 3);
+      }
+      i += 2u;
+      run = i;
     } else {
-      put(o, "{?}", 3);
+      i++;
     }
-    p++;
-    run = p + 1;
   }
-  put_str(o, run);
+  put_str(o, &fmt[run]);
 }
 
 size_t onnxshape__format(char *buf, size_t cap, const char *fmt, const onnxshape__arg *args,
                          size_t n_args) {
   sink o = {buf, cap, 0, 0};
-  if (cap == 0) return 0;
+  if (cap == 0u) {
+    return 0;
+  }
   put_format(&o, fmt, args, n_args);
   buf[o.len] = '\0';
   return o.len;
@@ -256,40 +308,54 @@ ONNXSHAPE_STATUS_LIST(ONNXSHAPE_X_SMALL)
 #undef ONNXSHAPE_X_SMALL
 
 onnxshape_status onnxshape__failed(onnxshape_diag *diag, onnxshape_status status) {
-  if (diag == NULL) return status;
-  /* The status numbers are below 100: two digits at most, in 32-bit
-   * arithmetic (put_uint's 64-bit division would pull in libgcc's). */
-  unsigned v = (unsigned)status % 100u;
-  char *m = diag->message;
-  size_t n = 0;
-  for (const char *p = "error "; *p != '\0'; p++) m[n++] = *p;
-  if (v >= 10u) m[n++] = (char)('0' + v / 10u);
-  m[n++] = (char)('0' + v % 10u);
-  m[n] = '\0';
+  if (diag != NULL) {
+    /* The status numbers are below 100: two digits at most, in 32-bit
+     * arithmetic (put_uint's 64-bit division would pull in libgcc's). */
+    unsigned v = (unsigned)status % 100u;
+    char *m = diag->message;
+    size_t n = 0;
+    for (const char *p = "error "; *p != '\0'; p++) {
+      m[n++] = *p;
+    }
+    if (v >= 10u) {
+      m[n++] = (char)('0' + (v / 10u));
+    }
+    m[n++] = (char)('0' + (v % 10u));
+    m[n] = '\0';
+  }
   return status;
 }
 #else
 onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
                                  const char *op_name, int version, const char *fmt,
                                  const onnxshape__arg *args, size_t n_args) {
-  if (diag == NULL) return status;
-  sink o = {diag->message, sizeof diag->message, 0, 0};
-  const char *node = diag->node;
-  int has_node = node != NULL && node[0] != '\0';
-  if (op_name != NULL) {
-    put_str(&o, op_name);
-    put(&o, "-", 1);
-    put_uint(&o, (uint64_t)(version < 0 ? 0 : version));
-    if (has_node) put_format(&o, " (node '{}')", ONNXSHAPE__ARGS(ARG_NAME(node)));
-    put(&o, ": ", 2);
-  } else if (has_node) {
-    put_format(&o, "node '{}': ", ONNXSHAPE__ARGS(ARG_NAME(node)));
+  if (diag != NULL) {
+    sink o = {diag->message, sizeof diag->message, 0, 0};
+    const char *node = diag->node;
+    if (node != NULL && node[0] == '\0') {
+      node = NULL; /* an empty name names no node */
+    }
+    if (op_name != NULL) {
+      put_str(&o, op_name);
+      put(&o, "-", 1);
+      put_uint(&o, (uint64_t)(version < 0 ? 0 : version));
+      if (node != NULL) {
+        put_format(&o, " (node '{}')", ONNXSHAPE__ARGS(ARG_NAME(node)));
+      }
+      put(&o, ": ", 2);
+    } else if (node != NULL) {
+      put_format(&o, "node '{}': ", ONNXSHAPE__ARGS(ARG_NAME(node)));
+    } else {
+      /* Neither an operator nor a node: the message alone. */
+    }
+    put_format(&o, fmt, args, n_args);
+    /* A failure always has a message (ERROR-MESSAGE): never empty, even for
+     * an empty format. */
+    if (o.len == 0u) {
+      put_str(&o, onnxshape_status_name(status));
+    }
+    diag->message[o.len] = '\0';
   }
-  put_format(&o, fmt, args, n_args);
-  /* A failure always has a message (ERROR-MESSAGE): never empty, even for
-   * an empty format. */
-  if (o.len == 0) put_str(&o, onnxshape_status_name(status));
-  diag->message[o.len] = '\0';
   return status;
 }
 #endif

@@ -61,19 +61,25 @@ static onnxshape_status count_dims(const int64_t *dims, size_t rank, int64_t *co
     } else if (!zero && !over && !onnxshape__mul_nonneg(p, d, &p)) {
       over = 1;
       *bad = i;
+    } else {
+      /* the product grew (or no longer matters) */
     }
   }
-  if (zero) {
+  if (zero != 0) {
     *count = 0;
     return ONNXSHAPE_OK;
   }
-  if (over) return ONNXSHAPE_ERR_OVERFLOW;
+  if (over != 0) {
+    return ONNXSHAPE_ERR_OVERFLOW;
+  }
   *count = p;
   return ONNXSHAPE_OK;
 }
 
 onnxshape_status onnxshape_dims_count(const int64_t *dims, size_t rank, int64_t *count) {
-  if (count == NULL || (dims == NULL && rank > 0)) return ONNXSHAPE_ERR_INVALID_ARGUMENT;
+  if (count == NULL || (dims == NULL && rank > 0u)) {
+    return ONNXSHAPE_ERR_INVALID_ARGUMENT;
+  }
   size_t bad;
   return count_dims(dims, rank, count, &bad);
 }
@@ -105,12 +111,14 @@ ONNXSHAPE_NOINLINE static onnxshape_status count_fail(const char *op_name, int v
 onnxshape_status onnxshape__count(const char *op_name, int version, const char *what,
                                   const int64_t *dims, size_t rank, int64_t *count,
                                   onnxshape_diag *diag) {
-  if (dims == NULL && rank > 0) {
+  if (dims == NULL && rank > 0u) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, op_name, version,
                            "{} has rank {} but no dims", ONNXSHAPE__ARGS(ARG_STR(what), ARG_UINT(rank)));
   }
   size_t bad;
   onnxshape_status st = count_dims(dims, rank, count, &bad);
-  if (st != ONNXSHAPE_OK) return count_fail(op_name, version, what, dims, rank, st, bad, diag);
+  if (st != ONNXSHAPE_OK) {
+    return count_fail(op_name, version, what, dims, rank, st, bad, diag);
+  }
   return ONNXSHAPE_OK;
 }

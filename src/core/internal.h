@@ -145,7 +145,9 @@ static inline int onnxshape__mul_nonneg(int64_t a, int64_t b, int64_t *r) {
     *r = a * b;
     return 1;
   }
-  if (a != 0 && b > INT64_MAX / a) return 0;
+  if (a != 0 && b > INT64_MAX / a) {
+    return 0;
+  }
   *r = a * b;
   return 1;
 }
@@ -163,7 +165,9 @@ static inline int onnxshape__mul_nonneg(int64_t a, int64_t b, int64_t *r) {
 #else
 #include <limits.h>
 static inline int onnxshape__mul_overflows(long long a, long long b, long long *r) {
-  if (a > LLONG_MAX / b) return 1;
+  if (a > LLONG_MAX / b) {
+    return 1;
+  }
   *r = a * b;
   return 0;
 }

@@ -19,13 +19,19 @@
 /* The unsigned value of the `bytes` (1 to 8) little-endian bytes at p. */
 static inline uint64_t onnxshape__load_le(const unsigned char *p, unsigned bytes) {
   uint64_t v = 0;
-  for (unsigned i = 0; i < bytes; i++) v |= (uint64_t)p[i] << (8u * i);
+  for (unsigned i = 0u; i < bytes; i++) {
+    unsigned shift = 8u * i;
+    v |= (uint64_t)p[i] << shift;
+  }
   return v;
 }
 
 /* Writes the low `bytes` (1 to 8) bytes of v at p, least significant first. */
 static inline void onnxshape__store_le(unsigned char *p, uint64_t v, unsigned bytes) {
-  for (unsigned i = 0; i < bytes; i++) p[i] = (unsigned char)(v >> (8u * i));
+  for (unsigned i = 0u; i < bytes; i++) {
+    unsigned shift = 8u * i;
+    p[i] = (unsigned char)(v >> shift);
+  }
 }
 
 #endif

@@ -8,6 +8,8 @@ const char *onnxshape_status_name(onnxshape_status status) {
     return "ONNXSHAPE_" #name;
     ONNXSHAPE_STATUS_LIST(ONNXSHAPE_X_NAME)
 #undef ONNXSHAPE_X_NAME
+    default:
+      break;
   }
   return "ONNXSHAPE_UNKNOWN_STATUS";
 }
@@ -19,6 +21,8 @@ const char *onnxshape_status_text(onnxshape_status status) {
     return text;
     ONNXSHAPE_STATUS_LIST(ONNXSHAPE_X_TEXT)
 #undef ONNXSHAPE_X_TEXT
+    default:
+      break;
   }
   return "unknown status";
 }

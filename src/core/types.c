@@ -3,7 +3,7 @@
 
 /* Indexed by TensorProto.DataType (catalog.h); entry 0 (UNDEFINED) is not a
  * type. */
-#define TYPE_ENTRY(number, name, bits) {number, name, bits},
+#define TYPE_ENTRY(number, name, bits) {(number), (name), (bits)},
 static const onnxshape_type_info type_table[ONNXSHAPE_TYPE_LAST + 1] = {
     {0, "undefined", 0},
     ONNXSHAPE__TYPES(TYPE_ENTRY)
@@ -11,7 +11,9 @@ static const onnxshape_type_info type_table[ONNXSHAPE_TYPE_LAST + 1] = {
 #undef TYPE_ENTRY
 
 const onnxshape_type_info *onnxshape_type_get(int32_t type) {
-  if (type < 1 || type > ONNXSHAPE_TYPE_LAST) return NULL;
+  if (type < 1 || type > ONNXSHAPE_TYPE_LAST) {
+    return NULL;
+  }
   return &type_table[type];
 }
 
@@ -22,11 +24,15 @@ const char *onnxshape_type_name(int32_t type) {
 
 onnxshape_status onnxshape_type_storage_bytes(int32_t type, int64_t count, size_t *bytes) {
   const onnxshape_type_info *t = onnxshape_type_get(type);
-  if (t == NULL) return ONNXSHAPE_ERR_UNKNOWN_TYPE;
-  if (bytes == NULL || count < 0) return ONNXSHAPE_ERR_INVALID_ARGUMENT;
+  if (t == NULL) {
+    return ONNXSHAPE_ERR_UNKNOWN_TYPE;
+  }
+  if (bytes == NULL || count < 0) {
+    return ONNXSHAPE_ERR_INVALID_ARGUMENT;
+  }
   uint64_t n = (uint64_t)count;
   uint64_t b;
-  if (t->bits == 0) {
+  if (t->bits == 0u) {
     if (n > SIZE_MAX / sizeof(onnxshape_string)) {
       //@ assert n * sizeof(onnxshape_string) > SIZE_MAX;
       return ONNXSHAPE_ERR_OVERFLOW;
@@ -34,14 +40,14 @@ onnxshape_status onnxshape_type_storage_bytes(int32_t type, int64_t count, size_
     *bytes = (size_t)n * sizeof(onnxshape_string);
     return ONNXSHAPE_OK;
   }
-  if (t->bits < 8) {
+  if (t->bits < 8u) {
     /* Sub-byte: 8 / bits elements share a byte; a partial last byte counts
      * whole. Dividing first keeps the arithmetic far from overflow. */
     //@ assert t->bits == 2 || t->bits == 4;
-    if (t->bits == 4) {
-      b = n / 2u + (n % 2u != 0 ? 1u : 0u); /* constant divisors: shifts, not divisions */
+    if (t->bits == 4u) {
+      b = n / 2u + (n % 2u != 0u ? 1u : 0u); /* constant divisors: shifts, not divisions */
     } else {
-      b = n / 4u + (n % 4u != 0 ? 1u : 0u);
+      b = n / 4u + (n % 4u != 0u ? 1u : 0u);
     }
     //@ assert packed: b == (n * t->bits + 7) / 8;
   } else {
@@ -58,7 +64,9 @@ onnxshape_status onnxshape_type_storage_bytes(int32_t type, int64_t count, size_
     //@ assert bits: n * t->bits == 8 * b;
     //@ assert whole: b == (n * t->bits + 7) / 8;
   }
-  if (b > SIZE_MAX) return ONNXSHAPE_ERR_OVERFLOW;
+  if (b > SIZE_MAX) {
+    return ONNXSHAPE_ERR_OVERFLOW;
+  }
   *bytes = (size_t)b;
   return ONNXSHAPE_OK;
 }

@@ -43,16 +43,23 @@ static const struct {
   const onnxshape_op_version *first;
   size_t count;
 } op_tables[3] = {
-    [ONNXSHAPE_OP_SHAPE - 1] = {shape_versions, COUNT(shape_versions)},
-    [ONNXSHAPE_OP_RESHAPE - 1] = {reshape_versions, COUNT(reshape_versions)},
-    [ONNXSHAPE_OP_SIZE - 1] = {size_versions, COUNT(size_versions)},
+    [(int)ONNXSHAPE_OP_SHAPE - 1] = {shape_versions, COUNT(shape_versions)},
+    [(int)ONNXSHAPE_OP_RESHAPE - 1] = {reshape_versions, COUNT(reshape_versions)},
+    [(int)ONNXSHAPE_OP_SIZE - 1] = {size_versions, COUNT(size_versions)},
 };
 
 const onnxshape_op_version *onnxshape_op_versions(onnxshape_op op, size_t *count) {
   unsigned o = (unsigned)op - 1u;
-  int known = o < 3u;
-  if (count != NULL) *count = known ? op_tables[o].count : 0;
-  return known ? op_tables[o].first : NULL;
+  const onnxshape_op_version *first = NULL;
+  size_t n = 0;
+  if (o < 3u) {
+    first = op_tables[o].first;
+    n = op_tables[o].count;
+  }
+  if (count != NULL) {
+    *count = n;
+  }
+  return first;
 }
 
 const char *onnxshape_op_name(onnxshape_op op) {
@@ -74,9 +81,11 @@ static int same_text(const char *a, const char *b) {
 
 onnxshape_status onnxshape_op_from_name(const char *name, onnxshape_op *op) {
   static const onnxshape_op ops[] = {ONNXSHAPE_OP_SHAPE, ONNXSHAPE_OP_RESHAPE, ONNXSHAPE_OP_SIZE};
-  if (name == NULL || op == NULL) return ONNXSHAPE_ERR_UNKNOWN_OPERATOR;
+  if (name == NULL || op == NULL) {
+    return ONNXSHAPE_ERR_UNKNOWN_OPERATOR;
+  }
   for (size_t i = 0; i < COUNT(ops); i++) {
-    if (same_text(name, onnxshape_op_name(ops[i]))) {
+    if (same_text(name, onnxshape_op_name(ops[i])) != 0) {
       *op = ops[i];
       return ONNXSHAPE_OK;
     }
@@ -88,7 +97,9 @@ const onnxshape_op_version *onnxshape_op_version_get(onnxshape_op op, int versio
   size_t n;
   const onnxshape_op_version *v = onnxshape_op_versions(op, &n);
   for (size_t i = 0; i < n; i++) {
-    if (v[i].since_version == version) return &v[i];
+    if (v[i].since_version == version) {
+      return &v[i];
+    }
   }
   return NULL;
 }
@@ -97,7 +108,9 @@ const onnxshape_op_version *onnxshape_op_version_get(onnxshape_op op, int versio
  * (the first when none is: every operator here exists since opset 1). */
 static int newest_at(const int *since, size_t n, int64_t opset) {
   int best = since[0];
-  for (size_t i = 0; i < n && since[i] <= opset; i++) best = since[i];
+  for (size_t i = 0; i < n && since[i] <= opset; i++) {
+    best = since[i];
+  }
   return best;
 }
 
@@ -122,7 +135,9 @@ onnxshape_status onnxshape_resolve_version(onnxshape_op op, int64_t opset, int *
   }
   /* Every operator here exists since opset 1, so some entry always matches. */
   size_t best = 0;
-  for (size_t i = 0; i < n && v[i].since_version <= opset; i++) best = i;
+  for (size_t i = 0; i < n && v[i].since_version <= opset; i++) {
+    best = i;
+  }
   *version = v[best].since_version;
   onnxshape__diag_clear(diag);
   return ONNXSHAPE_OK;
@@ -140,8 +155,9 @@ int onnxshape__other_version(onnxshape__other_op op, int64_t opset) {
 }
 
 uint32_t onnxshape__other_types(onnxshape__other_op op, int version) {
-  if (op == ONNXSHAPE__CONSTANT && version < 9) return ONNXSHAPE__FLOAT_TYPES;
-  return TYPES_OF(version);
+  int32_t last = ONNXSHAPE__LAST_TYPE(version);
+  return (op == ONNXSHAPE__CONSTANT && version < 9) ? ONNXSHAPE__FLOAT_TYPES
+                                                    : ONNXSHAPE__TYPES_UP_TO(last);
 }
 
 /* ---- Refusals -------------------------------------------------------------- */
@@ -155,8 +171,11 @@ onnxshape_status onnxshape__reject(onnxshape_op op, int version, int32_t type,
                            "unknown operator number {}", ONNXSHAPE__ARGS(ARG_INT(op)));
   }
   int32_t last = onnxshape__last_type(op, version);
-  int reshape1 = op == ONNXSHAPE_OP_RESHAPE && version == 1;
-  if (last == 0 && !reshape1) {
+  int reshape1 = 0;
+  if (op == ONNXSHAPE_OP_RESHAPE && version == 1) {
+    reshape1 = 1;
+  }
+  if (last == 0 && reshape1 == 0) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_UNKNOWN_VERSION, NULL, 0,
                            "{} has no version {} (use onnxshape_resolve_version for an opset)",
                            ONNXSHAPE__ARGS(ARG_STR(onnxshape_op_name(op)), ARG_INT(version)));
@@ -169,7 +188,7 @@ onnxshape_status onnxshape__reject(onnxshape_op op, int version, int32_t type,
   return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, onnxshape_op_name(op), version,
                          "input type {} is not allowed (allowed: {})",
                          ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(type)),
-                                         ARG_TYPES(reshape1 ? ONNXSHAPE__FLOAT_TYPES
-                                                            : ONNXSHAPE__TYPES_UP_TO(last))));
+                                         ARG_TYPES(reshape1 != 0 ? ONNXSHAPE__FLOAT_TYPES
+                                                                 : ONNXSHAPE__TYPES_UP_TO(last))));
 }
 

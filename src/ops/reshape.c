@@ -54,6 +54,8 @@ static void write_dims(const int64_t *shape, size_t shape_len, const int64_t *in
         d = value;
       } else if (!allowzero) {
         d = in_dims[i];
+      } else {
+        /* allowzero: a 0 stays 0 */
       }
     }
     out_dims[i] = d;
@@ -92,7 +94,7 @@ onnxshape_status onnxshape_reshape_infer(int version, int32_t type, const int64_
   int64_t n, value;
   size_t minus_one;
   if (plan_fast(version, type, in_dims, in_rank, shape, shape_len, attrs, out_dims, out_capacity,
-                &n, &minus_one, &value)) {
+                &n, &minus_one, &value) != 0) {
     write_dims(shape, shape_len, in_dims, in_rank, (int)allowzero_value(attrs), minus_one, value, n,
                out_dims, out_capacity);
     onnxshape__diag_clear(diag);
@@ -100,9 +102,13 @@ onnxshape_status onnxshape_reshape_infer(int version, int32_t type, const int64_
   }
   onnxshape_status st = onnxshape__reshape_plan(version, type, in_dims, in_rank, shape, shape_len, attrs,
                              out_dims != NULL, &n, &minus_one, &value, diag);
-  if (st != ONNXSHAPE_OK) return st;
+  if (st != ONNXSHAPE_OK) {
+    return st;
+  }
   st = check_out_dims(version, shape_len, out_capacity, diag);
-  if (st != ONNXSHAPE_OK) return st;
+  if (st != ONNXSHAPE_OK) {
+    return st;
+  }
   write_dims(shape, shape_len, in_dims, in_rank, (int)allowzero_value(attrs), minus_one, value, n,
              out_dims, out_capacity);
   return ONNXSHAPE_OK;
@@ -116,11 +122,11 @@ onnxshape_status onnxshape_reshape_check_shape_input(int version, int32_t type, 
     return onnxshape__fail(diag, ONNXSHAPE_ERR_UNKNOWN_VERSION, NULL, 0,
                            "Reshape-{} has no 'shape' input", ONNXSHAPE__ARGS(ARG_INT(version)));
   }
-  if (type != ONNXSHAPE_TYPE_INT64) {
+  if (type != (int32_t)ONNXSHAPE_TYPE_INT64) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "Reshape", version,
                            "the 'shape' input is {}; it must be int64", ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(type))));
   }
-  if (rank != 1) {
+  if (rank != 1u) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_RANK, "Reshape", version,
                            "the 'shape' input has rank {}; it must be 1-D", ONNXSHAPE__ARGS(ARG_UINT(rank)));
   }
@@ -182,19 +188,23 @@ static ONNXSHAPE_INLINE onnxshape_status run_common(int version, const onnxshape
   } else {
     onnxshape_status st = onnxshape__reshape_plan(version, data->type, data->dims, data->rank, shape, shape_len, attrs,
                                out_dims != NULL, &n, &minus_one, &value, diag);
-    if (st != ONNXSHAPE_OK) return st;
+    if (st != ONNXSHAPE_OK) {
+      return st;
+    }
     st = check_out_dims(version, shape_len, out_capacity, diag);
-    if (st != ONNXSHAPE_OK) return st;
+    if (st != ONNXSHAPE_OK) {
+      return st;
+    }
     st = onnxshape_type_storage_bytes(data->type, n, &need);
     if (st != ONNXSHAPE_OK) {
       return onnxshape__fail(diag, st, "Reshape", version,
                              "{} elements of {} do not fit in memory", ONNXSHAPE__ARGS(ARG_INT(n), ARG_STR(onnxshape_type_name(data->type))));
     }
-    if (data->data_bytes < need || (data->data == NULL && need > 0)) {
+    if (data->data_bytes < need || (data->data == NULL && need > 0u)) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_DATA_SIZE, "Reshape", version,
                              "{} elements of {} need {} bytes; the data holds {}", ONNXSHAPE__ARGS(ARG_INT(n), ARG_STR(onnxshape_type_name(data->type)), ARG_UINT(need), ARG_UINT(data->data == NULL ? (size_t)0 : data->data_bytes)));
     }
-    if (copying && (dst_capacity < need || (dst == NULL && need > 0))) {
+    if (copying != 0 && (dst_capacity < need || (dst == NULL && need > 0u))) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_BUFFER_TOO_SMALL, "Reshape", version,
                              "the output needs {} bytes; the destination holds {}", ONNXSHAPE__ARGS(ARG_UINT(need), ARG_UINT(dst == NULL ? (size_t)0 : dst_capacity)));
     }
@@ -217,7 +227,9 @@ onnxshape_status onnxshape_reshape_run_view(int version, const onnxshape_tensor 
   size_t bytes;
   onnxshape_status st = run_common(version, data, shape, shape_len, attrs, out_dims,
                                    out_capacity, 0, NULL, 0, out, &bytes, diag);
-  if (st != ONNXSHAPE_OK) return st;
+  if (st != ONNXSHAPE_OK) {
+    return st;
+  }
   out->data = data->data;
   return ONNXSHAPE_OK;
 }
@@ -233,7 +245,9 @@ onnxshape_status onnxshape_reshape_run_copy(int version, const onnxshape_tensor 
   onnxshape_status st = run_common(version, data, shape, shape_len, attrs, out_dims,
                                    out_capacity, 1, dst, dst_capacity,
                                    out != NULL ? &result : NULL, &bytes, diag);
-  if (st != ONNXSHAPE_OK) return st;
+  if (st != ONNXSHAPE_OK) {
+    return st;
+  }
   /*@ assert source_kept: \forall integer k; 0 <= k < bytes ==>
         ((char *)data->data)[k] == \at(((char *)data->data)[k], Pre);
   */
@@ -241,7 +255,9 @@ onnxshape_status onnxshape_reshape_run_copy(int version, const onnxshape_tensor 
         ((char *)dst)[k] == \at(((char *)dst)[k], Pre);
   */
   /* memmove: a caller may reshape in place or into an overlapping buffer. */
-  if (bytes > 0) memmove(dst, data->data, bytes);
+  if (bytes > 0u) {
+    (void)memmove(dst, data->data, bytes);
+  }
   /*@ assert tail_kept: dst != \null ==> \forall integer k; bytes <= k < dst_capacity ==>
         ((char *)dst)[k] == \at(((char *)dst)[k], Pre);
   */

@@ -33,7 +33,9 @@ static ONNXSHAPE_INLINE int count_fast(const int64_t *dims, size_t rank, int64_t
   for (size_t i = 0; i < rank; i++) {
     long long d = dims[i], m;
     //@ assert dims_prod{Pre}(dims, i + 1) == dims_prod{Pre}(dims, i) * d;
-    if (d < 1 || onnxshape__mul_overflows(n, d, &m)) return 0;
+    if (d < 1 || onnxshape__mul_overflows(n, d, &m)) {
+      return 0;
+    }
     n = m;
   }
   //@ assert !has_zero(dims, rank) && n == elem_count{Pre}(dims, rank);
@@ -121,14 +123,18 @@ static ONNXSHAPE_INLINE int targets_fast(const int64_t *shape, size_t shape_len,
         //@ assert p == known_prod{Pre}(shape, in_dims, allowzero, skip(found), i + 1);
         continue;
       }
-      if (f != 0 || allowzero || i >= in_rank) return 0;
+      if (f != 0 || allowzero || i >= in_rank) {
+        return 0;
+      }
       f = in_dims[i];
     }
     //@ assert factor: f == target_dim{Pre}(shape, in_dims, allowzero, i) && f >= 1;
     /*@ assert grow: known_prod{Pre}(shape, in_dims, allowzero, skip(found), i + 1) ==
           known_prod{Pre}(shape, in_dims, allowzero, skip(found), i) * f;
     */
-    if (onnxshape__mul_overflows(p, f, &m)) return 0;
+    if (onnxshape__mul_overflows(p, f, &m) != 0) {
+      return 0;
+    }
     //@ assert product: m == p * f && m >= 1;
     p = m;
     //@ assert p == known_prod{Pre}(shape, in_dims, allowzero, skip(found), i + 1) && 1 <= p;
@@ -189,7 +195,9 @@ static ONNXSHAPE_INLINE int plan_fast(int version, int32_t type, const int64_t *
                                       const onnxshape_reshape_attrs *attrs, const int64_t *out_dims,
                                       size_t out_capacity, int64_t *count, size_t *minus_one,
                                       int64_t *value) {
-  if (type < 1 || type > onnxshape__last_type(ONNXSHAPE_OP_RESHAPE, version)) return 0;
+  if (type < 1 || type > onnxshape__last_type(ONNXSHAPE_OP_RESHAPE, version)) {
+    return 0;
+  }
   int allowzero = 0;
   if (attrs != NULL && attrs->has_allowzero) {
     if (version < ONNXSHAPE__ALLOWZERO_SINCE || (attrs->allowzero != 0 && attrs->allowzero != 1)) {
@@ -197,8 +205,8 @@ static ONNXSHAPE_INLINE int plan_fast(int version, int32_t type, const int64_t *
     }
     allowzero = (int)attrs->allowzero;
   }
-  if (shape_len > out_capacity || (shape_len > 0 && (shape == NULL || out_dims == NULL)) ||
-      (in_rank > 0 && in_dims == NULL)) {
+  if (shape_len > out_capacity || (shape_len > 0u && (shape == NULL || out_dims == NULL)) ||
+      (in_rank > 0u && in_dims == NULL)) {
     return 0;
   }
   int64_t n, p;
@@ -209,10 +217,14 @@ static ONNXSHAPE_INLINE int plan_fast(int version, int32_t type, const int64_t *
   }
   int64_t minus_one_value = 0;
   if (found != NO_INDEX) {
-    if (n % p != 0) return 0;
+    if (n % p != 0) {
+      return 0;
+    }
     minus_one_value = n / p;
   } else if (n != p) {
     return 0;
+  } else {
+    /* no -1, and the counts agree */
   }
   *count = n;
   *minus_one = found;
@@ -236,12 +248,14 @@ static ONNXSHAPE_INLINE int plan_fast(int version, int32_t type, const int64_t *
 static ONNXSHAPE_INLINE int bytes_fast(const onnxshape_tensor *data, int64_t n, int copying,
                                        const void *dst, size_t dst_capacity, size_t *need) {
   size_t size = onnxshape__elem_bytes(data->type);
-  if (size == 0 || n > (int64_t)(SIZE_MAX / 16u)) return 0;
+  if (size == 0u || n > (int64_t)(SIZE_MAX / 16u)) {
+    return 0;
+  }
   //@ assert fits: n * size <= n * 16 <= SIZE_MAX;
   size_t bytes = (size_t)n * size;
   //@ assert whole: bytes == storage_bytes(type_bits(data->type), n);
-  if (bytes > data->data_bytes || (data->data == NULL && bytes > 0) ||
-      (copying && (bytes > dst_capacity || (dst == NULL && bytes > 0)))) {
+  if (bytes > data->data_bytes || (data->data == NULL && bytes > 0u) ||
+      (copying != 0 && (bytes > dst_capacity || (dst == NULL && bytes > 0u)))) {
     return 0;
   }
   *need = bytes;

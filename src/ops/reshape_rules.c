@@ -6,7 +6,9 @@
 onnxshape_status onnxshape__reshape_allowzero(int version, const onnxshape_reshape_attrs *attrs,
                                              int *allowzero, onnxshape_diag *diag) {
   *allowzero = 0;
-  if (attrs == NULL || !attrs->has_allowzero) return ONNXSHAPE_OK;
+  if (attrs == NULL || !attrs->has_allowzero) {
+    return ONNXSHAPE_OK;
+  }
   if (version < ONNXSHAPE__ALLOWZERO_SINCE) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Reshape", version,
                            "attribute 'allowzero' is not defined before Reshape-14", ONNXSHAPE__NO_ARGS);
@@ -103,7 +105,9 @@ static onnxshape_status check_targets(int version, const int64_t *shape,
                                "shape[{}] = 0 copies input dimension {}, but the input has "
                                "rank {}", ONNXSHAPE__ARGS(ARG_UINT(i), ARG_UINT(i), ARG_UINT(in_rank)));
       }
-      if (zero_at == NO_INDEX) zero_at = i;
+      if (zero_at == NO_INDEX) {
+        zero_at = i;
+      }
     }
   }
   //@ assert first_bad(shape, shape_len, in_rank, allowzero) == shape_len;
@@ -176,13 +180,17 @@ static int known_product(const int64_t *shape, size_t shape_len, const int64_t *
     } else if (!zero && !over && !onnxshape__mul_nonneg(p, f, &p)) {
       over = 1;
       *at = i;
+    } else {
+      /* the product grew (or no longer matters) */
     }
   }
-  if (zero) {
+  if (zero != 0) {
     *product = 0;
     return 1;
   }
-  if (over) return 0;
+  if (over != 0) {
+    return 0;
+  }
   *product = p;
   return 1;
 }
@@ -193,20 +201,28 @@ onnxshape_status onnxshape__reshape_plan(int version, int32_t type, const int64_
                                         int64_t *count, size_t *minus_one, int64_t *value,
                                         onnxshape_diag *diag) {
   onnxshape_status st = onnxshape__enter(ONNXSHAPE_OP_RESHAPE, version, type, diag);
-  if (st != ONNXSHAPE_OK) return st;
-  if ((shape == NULL || !have_out) && shape_len > 0) {
+  if (st != ONNXSHAPE_OK) {
+    return st;
+  }
+  if ((shape == NULL || !have_out) && shape_len > 0u) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Reshape", version,
                            "shape and out_dims must not be NULL", ONNXSHAPE__NO_ARGS);
   }
   int allowzero;
   st = onnxshape__reshape_allowzero(version, attrs, &allowzero, diag);
-  if (st != ONNXSHAPE_OK) return st;
+  if (st != ONNXSHAPE_OK) {
+    return st;
+  }
   int64_t n;
   st = onnxshape__count("Reshape", version, "data", in_dims, in_rank, &n, diag);
-  if (st != ONNXSHAPE_OK) return st;
+  if (st != ONNXSHAPE_OK) {
+    return st;
+  }
   size_t found;
   st = check_targets(version, shape, shape_len, in_rank, allowzero, &found, diag);
-  if (st != ONNXSHAPE_OK) return st;
+  if (st != ONNXSHAPE_OK) {
+    return st;
+  }
   int64_t p = 0;
   size_t at = 0;
   int64_t minus_one_value = 0;
@@ -236,13 +252,15 @@ onnxshape_status onnxshape__reshape_plan(int version, int32_t type, const int64_
     }
     minus_one_value = n / p;
   } else if (p != n) {
-    if (shape_len == 0) {
+    if (shape_len == 0u) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_COUNT_MISMATCH, "Reshape", version,
                              "an empty shape means a scalar (1 element), but the data has "
                              "{} elements", ONNXSHAPE__ARGS(ARG_INT(n)));
     }
     return onnxshape__fail(diag, ONNXSHAPE_ERR_COUNT_MISMATCH, "Reshape", version,
                            "the target holds {} elements, but the data has {}", ONNXSHAPE__ARGS(ARG_INT(p), ARG_INT(n)));
+  } else {
+    /* no -1, and the counts agree */
   }
   *count = n;
   *minus_one = found;
@@ -255,11 +273,17 @@ onnxshape_status onnxshape__reshape_check_known(int version, int32_t type, const
                                                const onnxshape_reshape_attrs *attrs,
                                                onnxshape_diag *diag) {
   onnxshape_status st = ONNXSHAPE_OK;
-  if (type != 0) st = onnxshape__enter(ONNXSHAPE_OP_RESHAPE, version, type, diag);
-  if (st != ONNXSHAPE_OK) return st;
+  if (type != 0) {
+    st = onnxshape__enter(ONNXSHAPE_OP_RESHAPE, version, type, diag);
+  }
+  if (st != ONNXSHAPE_OK) {
+    return st;
+  }
   int allowzero;
   st = onnxshape__reshape_allowzero(version, attrs, &allowzero, diag);
-  if (st != ONNXSHAPE_OK) return st;
+  if (st != ONNXSHAPE_OK) {
+    return st;
+  }
   size_t minus_one;
   return check_targets(version, shape, shape_len, in_rank, allowzero, &minus_one, diag);
 }

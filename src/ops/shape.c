@@ -10,7 +10,9 @@
     ensures \result == clamp_axis(axis, r) && 0 <= \result <= r;
 */
 static int64_t clamp_axis(int64_t axis, int64_t r) {
-  if (axis < 0) return axis < -r ? 0 : axis + r;
+  if (axis < 0) {
+    return axis < -r ? 0 : axis + r;
+  }
   return axis > r ? r : axis;
 }
 
@@ -34,15 +36,22 @@ static onnxshape_status shape_slice(int version, int32_t type, size_t rank,
                                     const onnxshape_shape_attrs *attrs, size_t *s, size_t *e,
                                     onnxshape_diag *diag) {
   onnxshape_status st = onnxshape__enter(ONNXSHAPE_OP_SHAPE, version, type, diag);
-  if (st != ONNXSHAPE_OK) return st;
+  if (st != ONNXSHAPE_OK) {
+    return st;
+  }
 #if SIZE_MAX > INT64_MAX /* only a size_t wider than int64 holds such a rank */
   if (rank > (size_t)INT64_MAX) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Shape", version,
                            "input rank {} is out of range", ONNXSHAPE__ARGS(ARG_UINT(rank)));
   }
 #endif
-  int has_start = attrs != NULL && attrs->has_start;
-  int has_end = attrs != NULL && attrs->has_end;
+  int has_start = 0, has_end = 0;
+  if (attrs != NULL && attrs->has_start != 0) {
+    has_start = 1;
+  }
+  if (attrs != NULL && attrs->has_end != 0) {
+    has_end = 1;
+  }
   /* SHAPE-ATTRS-VERSION: start and end exist from Shape-15 on. */
   if (version < ONNXSHAPE__SHAPE_ATTRS_SINCE && (has_start || has_end)) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Shape", version,
@@ -65,7 +74,9 @@ onnxshape_status onnxshape_shape_infer(int version, int32_t type, size_t rank,
                            "no place to write the output length", ONNXSHAPE__NO_ARGS);
   }
   onnxshape_status st = shape_slice(version, type, rank, attrs, &s, &e, diag);
-  if (st != ONNXSHAPE_OK) return st;
+  if (st != ONNXSHAPE_OK) {
+    return st;
+  }
   *length = e - s;
   return ONNXSHAPE_OK;
 }
@@ -73,13 +84,15 @@ onnxshape_status onnxshape_shape_infer(int version, int32_t type, size_t rank,
 onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
                                      const onnxshape_shape_attrs *attrs, int64_t *out,
                                      size_t out_capacity, size_t *length, onnxshape_diag *diag) {
-  if (data == NULL || length == NULL || (data->dims == NULL && data->rank > 0)) {
+  if (data == NULL || length == NULL || (data->dims == NULL && data->rank > 0u)) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Shape", version,
                            "data, its dims and the length pointer must not be NULL", ONNXSHAPE__NO_ARGS);
   }
   size_t s, e;
   onnxshape_status st = shape_slice(version, data->type, data->rank, attrs, &s, &e, diag);
-  if (st != ONNXSHAPE_OK) return st;
+  if (st != ONNXSHAPE_OK) {
+    return st;
+  }
   /*@ loop invariant 0 <= i <= data->rank;
       loop invariant \forall integer k; 0 <= k < i ==> data->dims[k] >= 0;
       loop assigns i;
@@ -92,7 +105,7 @@ onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
     }
   }
   size_t n = e - s;
-  if (n > out_capacity || (out == NULL && n > 0)) {
+  if (n > out_capacity || (out == NULL && n > 0u)) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_BUFFER_TOO_SMALL, "Shape", version,
                            "the output needs {} values; the buffer holds {}", ONNXSHAPE__ARGS(ARG_UINT(n), ARG_UINT(out == NULL ? (size_t)0 : out_capacity)));
   }
@@ -101,7 +114,9 @@ onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
       loop assigns i, out[0 .. n - 1];
       loop variant n - i;
   */
-  for (size_t i = 0; i < n; i++) out[i] = data->dims[s + i];
+  for (size_t i = 0; i < n; i++) {
+    out[i] = data->dims[s + i];
+  }
   *length = n;
   return ONNXSHAPE_OK;
 }

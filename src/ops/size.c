@@ -13,6 +13,8 @@ onnxshape_status onnxshape_size_run(int version, const onnxshape_tensor *data, i
                            "data and out must not be NULL", ONNXSHAPE__NO_ARGS);
   }
   onnxshape_status st = onnxshape__enter(ONNXSHAPE_OP_SIZE, version, data->type, diag);
-  if (st != ONNXSHAPE_OK) return st;
+  if (st != ONNXSHAPE_OK) {
+    return st;
+  }
   return onnxshape__count("Size", version, "data", data->dims, data->rank, out, diag);
 }
