@@ -8,6 +8,7 @@
 #include "harness.h"
 #include "../src/core/internal.h"
 #include "../src/core/catalog_fns.h"
+#include "../src/ops/reshape_rules.h"
 
 /* covers: STATUS-VALUES */
 /* The pinned status values: changing one breaks users, so each is spelled out. */
@@ -372,6 +373,23 @@ static void test_dims_count(void) {
   CHECK_STATUS(onnxshape_dims_count(d1, 3, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
 }
 
+/* covers: RESHAPE-ALLOWZERO-VALUES
+ * Static inference's check of a Reshape whose data type is not known
+ * (type 0): the allowzero attribute is still checked. */
+static void test_check_known_allowzero(void) {
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  const int64_t shape[] = {2, -1};
+  const onnxshape_reshape_attrs bad = {1, 2}, early = {1, 1}, good = {1, 1};
+  CHECK_STATUS(onnxshape__reshape_check_known(14, 0, shape, 2, SIZE_MAX, &bad, &d),
+               ONNXSHAPE_ERR_INVALID_ATTRIBUTE);
+  CHECK_MESSAGE(d.message, "Reshape-14: allowzero = 2; it must be 0 or 1");
+  CHECK_STATUS(onnxshape__reshape_check_known(13, 0, shape, 2, SIZE_MAX, &early, &d),
+               ONNXSHAPE_ERR_INVALID_ATTRIBUTE);
+  CHECK_MESSAGE(d.message, "Reshape-13: attribute 'allowzero' is not defined before Reshape-14");
+  CHECK_STATUS(onnxshape__reshape_check_known(14, 0, shape, 2, SIZE_MAX, &good, &d), ONNXSHAPE_OK);
+}
+
 /* covers: ERROR-MESSAGE */
 static void test_diag_format(void) {
   onnxshape_diag d;
@@ -402,6 +420,17 @@ static void test_diag_format(void) {
                ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE);
   CHECK_MESSAGE(d.message, "Reshape-14 (node 'n\\nonnxshape: error: forged\\xff'): shape[1] = -2; a "
                        "dimension cannot be below -1");
+  /* An empty node name names no node. */
+  d.node = "";
+  CHECK_STATUS(onnxshape_reshape_infer(14, 1, dims, 2, shape, 2, NULL, out, 2, &d),
+               ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE);
+  CHECK_MESSAGE(d.message, "Reshape-14: shape[1] = -2; a dimension cannot be below -1");
+  /* A failure always has a message: an empty format with no operator and
+   * no node gives the status's name. */
+  d.node = NULL;
+  CHECK_STATUS(onnxshape__fail(&d, ONNXSHAPE_ERR_IO, NULL, 0, "", ONNXSHAPE__NO_ARGS),
+               ONNXSHAPE_ERR_IO);
+  CHECK_MESSAGE(d.message, "ONNXSHAPE_ERR_IO");
   /* Success clears a previous message. */
   d.node = NULL;
   const int64_t ok_shape[] = {3, 2};
@@ -435,6 +464,12 @@ static void test_escape(void) {
       {"ab\xe2\x80\xae" "cd", 7, "ab\\xe2\\x80\\xaecd"},  /* right-to-left override */
       {"a\0b", 3, "a\\x00b"},
   };
+  /* The decoder refuses no text, no bytes and no place for the result. */
+  uint32_t cp = 7;
+  CHECK_I64(onnxshape_utf8_decode(NULL, 1, &cp), 0);
+  CHECK_I64(onnxshape_utf8_decode("a", 0, &cp), 0);
+  CHECK_I64(onnxshape_utf8_decode("a", 1, NULL), 0);
+  CHECK_I64(cp, 7);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     size_t n = onnxshape_escape(buf, sizeof buf, cases[i].in, cases[i].len);
     CHECK_STR(buf, cases[i].out);
@@ -736,7 +771,7 @@ RUN_TESTS(TEST_ENTRY(test_status_values_are_pinned), TEST_ENTRY(test_type_table)
           TEST_ENTRY(test_storage_bytes), TEST_ENTRY(test_version_resolution),
           TEST_ENTRY(test_op_names), TEST_ENTRY(test_type_sets_per_version),
           TEST_ENTRY(test_new_types_at_their_version), TEST_ENTRY(test_attribute_specs),
-          TEST_ENTRY(test_dims_count), TEST_ENTRY(test_diag_format), TEST_ENTRY(test_escape), TEST_ENTRY(test_formatter),
+          TEST_ENTRY(test_dims_count), TEST_ENTRY(test_diag_format), TEST_ENTRY(test_check_known_allowzero), TEST_ENTRY(test_escape), TEST_ENTRY(test_formatter),
           TEST_ENTRY(test_version_contracts_exhaustive),
           TEST_ENTRY(test_inlined_catalog_exhaustive),
           TEST_ENTRY(test_diag_state_every_kernel), TEST_ENTRY(test_reshape_status_exhaustive))
