@@ -5,9 +5,8 @@
  * what those entry points need and nothing else. Under QEMU it also measures
  * the stack each call used (the stack is painted before each call) and
  * prints "stack <entry> <case> <bytes>" lines; the status is 0 when every
- * call returned the status expected.
- * NO_MESSAGES: linked with the kernels built with ONNXSHAPE_NO_MESSAGES
- * (messages compiled out). */
+ * call returned the status expected. The _nomsg images link the same main
+ * with the kernels built with ONNXSHAPE_NO_MESSAGES (messages compiled out). */
 #include <stddef.h>
 #include <stdint.h>
 
