@@ -11,8 +11,11 @@ BUILD_COV   ?= build-cov
 FUZZ_SECONDS ?= 60
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# The test builds treat warnings as errors; plain builds (make, make demo,
+# make install) do not, so that a newer compiler cannot break them.
+CHECK_FLAGS  = $(CMAKE_FLAGS) -DONNXSHAPE_WERROR=ON
 
-.PHONY: all deps build check check-gcc check-clang check-asan check-valgrind check-cross size-report misra coverage prove prove-mutants diff bench bench-ab fuzz demo install clean
+.PHONY: all deps build check check-gcc check-clang check-o3 check-asan check-valgrind check-cross size-report misra coverage prove prove-mutants diff bench bench-ab fuzz demo install clean
 
 all: build
 
@@ -28,11 +31,13 @@ build: $(BUILD)/CMakeCache.txt
 check: deps
 	$(MAKE) check-gcc check-clang
 
-check-gcc: build
+check-gcc:
+	cmake -S . -B $(BUILD) $(CHECK_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 check-clang:
-	cmake -S . -B $(BUILD_CLANG) $(CMAKE_FLAGS) -DCMAKE_C_COMPILER=clang
+	cmake -S . -B $(BUILD_CLANG) $(CHECK_FLAGS) -DCMAKE_C_COMPILER=clang
 	cmake --build $(BUILD_CLANG) -j $(JOBS)
 	ctest --test-dir $(BUILD_CLANG) --output-on-failure -j $(JOBS)
 
@@ -41,10 +46,21 @@ demo: deps build
 	./$(BUILD)/onnxshape run examples/demo.onnx -i examples/demo_input.pb
 	./$(BUILD)/onnxshape infer examples/demo.onnx
 
+# A release build at -O3 with gcc and clang, warnings as errors (build only:
+# the optimiser's flow analysis warns where -O2 does not).
+BUILD_O3 ?= build-o3
+check-o3:
+	cmake -S . -B $(BUILD_O3) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-O3 -DONNXSHAPE_WERROR=ON
+	cmake --build $(BUILD_O3) -j $(JOBS)
+	cmake -S . -B $(BUILD_O3)-clang -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-O3 \
+	  -DONNXSHAPE_WERROR=ON -DCMAKE_C_COMPILER=clang
+	cmake --build $(BUILD_O3)-clang -j $(JOBS)
+
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer;
 # any report aborts the test that triggered it.
 check-asan: deps
-	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DONNXSHAPE_SANITIZE=ON
+	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DONNXSHAPE_SANITIZE=ON \
+	  -DONNXSHAPE_WERROR=ON
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir $(BUILD_ASAN) --output-on-failure -j $(JOBS)
@@ -118,4 +134,4 @@ install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_CLANG) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_COV)
+	rm -rf $(BUILD) $(BUILD_CLANG) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_COV) $(BUILD_O3) $(BUILD_O3)-clang

@@ -298,8 +298,9 @@ static void test_shape_input_checks(void) {
                ONNXSHAPE_ERR_UNKNOWN_VERSION);
 }
 
-/* Fills n bytes with a pattern that differs at every offset. */
-static void fill(unsigned char *p, size_t n, unsigned seed) {
+/* Fills n bytes with a pattern that differs at every offset. Not inlined:
+ * GCC 12 at -O3 otherwise warns (stringop-overflow) past the guarded bound. */
+__attribute__((noinline)) static void fill(unsigned char *p, size_t n, unsigned seed) {
   for (size_t i = 0; i < n; i++) p[i] = (unsigned char)(seed * 31u + i * 7u + 1u);
 }
 

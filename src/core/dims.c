@@ -115,7 +115,7 @@ onnxshape_status onnxshape__count(const char *op_name, int version, const char *
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, op_name, version,
                            "{} has rank {} but no dims", ONNXSHAPE__ARGS(ARG_STR(what), ARG_UINT(rank)));
   }
-  size_t bad;
+  size_t bad = 0u; /* set by count_dims on failure; initialised for -O3 -Wmaybe-uninitialized */
   onnxshape_status st = count_dims(dims, rank, count, &bad);
   if (st != ONNXSHAPE_OK) {
     return count_fail(op_name, version, what, dims, rank, st, bad, diag);

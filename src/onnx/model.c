@@ -699,8 +699,8 @@ onnxshape_status onnxshape_model_parse(const void *bytes, size_t len, const char
     onnxshape_diag_init(&local);
     diag = &local;
   }
-  onnxshape__arena *a;
-  const void *proto;
+  onnxshape__arena *a = NULL;
+  const void *proto = NULL;
   onnxshape_status st = onnxshape__model_decode(bytes, len, NULL, &a, &proto, diag);
   if (st != ONNXSHAPE_OK) return st;
   onnxshape__extdir ext = {base_dir, -1};

@@ -68,7 +68,7 @@ static onnxshape_status shape_slice(int version, int32_t type, size_t rank,
 onnxshape_status onnxshape_shape_infer(int version, int32_t type, size_t rank,
                                        const onnxshape_shape_attrs *attrs, size_t *length,
                                        onnxshape_diag *diag) {
-  size_t s, e;
+  size_t s = 0u, e = 0u; /* set by shape_slice on success */
   if (length == NULL) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Shape", version,
                            "no place to write the output length", ONNXSHAPE__NO_ARGS);
@@ -88,7 +88,7 @@ onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Shape", version,
                            "data, its dims and the length pointer must not be NULL", ONNXSHAPE__NO_ARGS);
   }
-  size_t s, e;
+  size_t s = 0u, e = 0u; /* set by shape_slice on success */
   onnxshape_status st = shape_slice(version, data->type, data->rank, attrs, &s, &e, diag);
   if (st != ONNXSHAPE_OK) {
     return st;
