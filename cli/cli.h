@@ -16,12 +16,24 @@ int cli_run(int argc, char **argv);
 int cli_test(int argc, char **argv);
 int cli_infer(int argc, char **argv);
 int cli_check(int argc, char **argv);
+int cli_help(int argc, char **argv);
+
+/* ---- help (help.c) ---- */
+/* The usage lines; the overview (usage and commands) of onnxshape --help. */
+void cli_put_usage(FILE *f);
+void cli_put_overview(FILE *f);
+/* The page of `command`; 0 when there is no such command. */
+int cli_put_help(FILE *f, const char *command);
+/* 1 when an argument (not an option's value) is --help or -h. */
+int cli_asks_help(int argc, char **argv);
 
 /* ---- messages (main.c) ---- */
 /* "onnxshape: error: " and the text on stderr. The format and its arguments
  * are trusted text (library messages are escaped already); text from the
  * user goes through cli_shown() first. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* text on f; a failed write to stderr makes the command fail (main.c). */
+void cli_put_checked(FILE *f, const char *text);
 /* cli_error, the usage lines, EXIT_USAGE. */
 int cli_usage_error(const char *fmt, const char *arg);
 /* File problems (ERR_IO) are exit 2; everything about content is exit 1. */

@@ -76,6 +76,26 @@ static int cmp_str(const void *x, const void *y) {
   return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
+/* A graph input bound by two -i is a usage error, like the other binding
+ * errors (the names, sorted, are compared with their neighbours). */
+static int check_bound_once(const run_args *a) {
+  const char **names = calloc(a->n_in + 1, sizeof *names);
+  if (names == NULL) {
+    cli_error("out of memory");
+    return EXIT_INVALID;
+  }
+  for (size_t i = 0; i < a->n_in; i++) names[i] = a->in[i].name;
+  if (a->n_in > 1) qsort(names, a->n_in, sizeof *names, cmp_str);
+  int rc = EXIT_OK;
+  for (size_t i = 1; i < a->n_in && rc == EXIT_OK; i++) {
+    if (strcmp(names[i - 1], names[i]) == 0) {
+      rc = cli_usage_error("graph input '%s' is bound by more than one -i", cli_shown(names[i]));
+    }
+  }
+  free(names);
+  return rc;
+}
+
 /* Inputs given without NAME= take the graph inputs that no NAME= names, in
  * order: the named ones are sorted once and looked up by bisection, so n
  * inputs take n log n steps. */
@@ -110,7 +130,7 @@ static int bind_positional(const onnxshape_model *m, run_args *a) {
     }
   }
   free(named);
-  return rc;
+  return rc == EXIT_OK ? check_bound_once(a) : rc;
 }
 
 /* Every mapped file (the inputs' and the model's external data) must still
@@ -233,17 +253,48 @@ static int commit(out_file *f, size_t n) {
   return e == 0;
 }
 
-static int open_out_dir(const char *dir, int *fd) {
+/* The directory that holds dir ("." when dir has no '/'); heap, or NULL. */
+static char *parent_of(const char *dir) {
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/') n--; /* "out/" is "out" */
+  while (n > 0 && dir[n - 1] != '/') n--;
+  while (n > 1 && dir[n - 1] == '/') n--;
+  if (n == 0) return strdup(".");
+  return strndup(dir, n);
+}
+
+/* Opens the output directory. With `create`, a directory that does not
+ * exist is made (one level: its parent must be a directory) and *created
+ * says so; without, its absence is fine when it could be made. */
+static int open_out_dir(const char *dir, int create, int *fd, int *created) {
   *fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (*fd >= 0) return EXIT_OK;
   struct stat sb;
   if (errno == ENOTDIR || (stat(dir, &sb) == 0 && !S_ISDIR(sb.st_mode))) {
     cli_error("output directory '%s' is not a directory", cli_shown(dir));
-  } else if (errno == ENOENT) {
-    cli_error("output directory '%s' does not exist", cli_shown(dir));
-  } else {
-    cli_error("cannot open output directory '%s': %s", cli_shown(dir), strerror(errno));
+    return EXIT_USAGE;
   }
+  if (errno != ENOENT) {
+    cli_error("cannot open output directory '%s': %s", cli_shown(dir), strerror(errno));
+    return EXIT_USAGE;
+  }
+  char *parent = parent_of(dir);
+  int parent_ok = parent != NULL && stat(parent, &sb) == 0 && S_ISDIR(sb.st_mode);
+  free(parent);
+  if (!parent_ok) {
+    cli_error("output directory '%s' does not exist, nor does its parent directory",
+              cli_shown(dir));
+    return EXIT_USAGE;
+  }
+  if (!create) return EXIT_OK;
+  if (mkdir(dir, 0777) != 0) {
+    cli_error("cannot create output directory '%s': %s", cli_shown(dir), strerror(errno));
+    return EXIT_USAGE;
+  }
+  *created = 1;
+  *fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (*fd >= 0) return EXIT_OK;
+  cli_error("cannot open output directory '%s': %s", cli_shown(dir), strerror(errno));
   return EXIT_USAGE;
 }
 
@@ -255,8 +306,9 @@ static int write_outputs(const char *dir, const onnxshape_result *r, const onnxs
                          const run_args *a) {
   size_t n = onnxshape_result_count(r);
   out_file *f = calloc(n + 1, sizeof *f);
-  int dir_fd = -1;
-  int rc = f == NULL ? (cli_error("out of memory"), EXIT_INVALID) : open_out_dir(dir, &dir_fd);
+  int dir_fd = -1, created = 0;
+  int rc = f == NULL ? (cli_error("out of memory"), EXIT_INVALID)
+                     : open_out_dir(dir, 1, &dir_fd, &created);
   for (size_t k = 0; k < n && rc == EXIT_OK; k++) {
     char name[64];
     snprintf(name, sizeof name, "output_%zu.pb", k);
@@ -301,6 +353,8 @@ static int write_outputs(const char *dir, const onnxshape_result *r, const onnxs
   }
   cli_temp_clear();
   if (dir_fd >= 0) close(dir_fd);
+  /* Nothing written: a directory made for this run goes too. */
+  if (rc != EXIT_OK && created) rmdir(dir);
   free(f);
   return rc;
 }
@@ -337,9 +391,9 @@ int cli_run(int argc, char **argv) {
   onnxshape_binding *b = NULL;
   onnxshape_result *r = NULL;
   if (rc == EXIT_OK && a.out_dir != NULL) { /* a wrong -o fails before any work */
-    int fd;
-    rc = open_out_dir(a.out_dir, &fd);
-    if (rc == EXIT_OK) close(fd);
+    int fd = -1, created = 0;
+    rc = open_out_dir(a.out_dir, 0, &fd, &created);
+    if (fd >= 0) close(fd);
   }
   if (rc == EXIT_OK) rc = cli_load_model(a.model, &m);
   if (rc == EXIT_OK) rc = bind_positional(m, &a);

@@ -236,10 +236,8 @@ static int run_data_set(const onnxshape_model *m, const char *ds, char *why, siz
   return ok;
 }
 
-static int test_one(const char *dir) {
-  char why[1024] = "";
-  const char *base = strrchr(dir, '/');
-  base = base != NULL && base[1] != '\0' ? base + 1 : dir;
+/* Runs the test directory dir; 0 with why filled when it fails. */
+static int test_one(const char *dir, char *why, size_t cap) {
   onnxshape_model *m = NULL;
   char *path = join_path(dir, "model.onnx");
   onnxshape_diag d;
@@ -249,22 +247,22 @@ static int test_one(const char *dir) {
                                      : ONNXSHAPE_ERR_OUT_OF_MEMORY;
   free(path);
   if (st != ONNXSHAPE_OK) {
-    printf("FAIL %s: %s\n", cli_shown(base), d.message);
+    snprintf(why, cap, "%s", d.message);
     return 0;
   }
   size_t n_sets;
   char **sets = list_data_sets(dir, &n_sets);
   int ok = n_sets > 0;
-  if (!ok) snprintf(why, sizeof why, "no test_data_set_* directory");
+  if (!ok) snprintf(why, cap, "no test_data_set_* directory");
   for (size_t s = 0; s < n_sets; s++) {
     char inner[900];
     char *ds = ok ? join_path(dir, sets[s]) : NULL;
     if (ok && ds == NULL) {
-      snprintf(why, sizeof why, "out of memory");
+      snprintf(why, cap, "out of memory");
       ok = 0;
     }
     if (ok && !run_data_set(m, ds, inner, sizeof inner)) {
-      snprintf(why, sizeof why, "%s: %s", cli_shown(sets[s]), inner);
+      snprintf(why, cap, "%s: %s", cli_shown(sets[s]), inner);
       ok = 0;
     }
     free(ds);
@@ -272,25 +270,50 @@ static int test_one(const char *dir) {
   }
   free(sets);
   onnxshape_model_free(m);
-  if (ok) printf("PASS %s\n", cli_shown(base));
-  else printf("FAIL %s: %s\n", cli_shown(base), why);
   return ok;
 }
 
 int cli_test(int argc, char **argv) {
-  if (argc == 0) return cli_usage_error("%s", "test needs at least one DIR");
-  int passed = 0, failed = 0;
+  int json = 0, n_dirs = 0;
   for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--json") == 0) {
+      json = 1;
+      continue;
+    }
+    if (argv[i][0] == '-' && argv[i][1] != '\0') {
+      return cli_usage_error("unknown option '%s'", cli_shown(argv[i]));
+    }
     struct stat sb;
     if (stat(argv[i], &sb) != 0 || !S_ISDIR(sb.st_mode)) {
       cli_error("'%s' is not a directory", cli_shown(argv[i]));
       return EXIT_USAGE;
     }
+    n_dirs++;
   }
+  if (n_dirs == 0) return cli_usage_error("%s", "test needs at least one DIR");
+  int passed = 0, failed = 0;
   for (int i = 0; i < argc; i++) {
-    if (test_one(argv[i])) passed++;
+    if (strcmp(argv[i], "--json") == 0) continue;
+    char why[1024] = "";
+    int ok = test_one(argv[i], why, sizeof why);
+    if (ok) passed++;
     else failed++;
+    /* Each directory as given, so that results from several suites differ. */
+    if (json) {
+      fputs("{\"dir\":", stdout);
+      cli_put_json_string(stdout, argv[i], strlen(argv[i]));
+      printf(",\"result\":\"%s\"", ok ? "pass" : "fail");
+      if (!ok) {
+        fputs(",\"reason\":", stdout);
+        cli_put_json_string(stdout, why, strlen(why));
+      }
+      fputs("}\n", stdout);
+    } else {
+      if (ok) printf("PASS %s\n", cli_shown(argv[i]));
+      else printf("FAIL %s: %s\n", cli_shown(argv[i]), why);
+    }
   }
-  printf("%d passed, %d failed\n", passed, failed);
+  if (json) printf("{\"summary\":{\"passed\":%d,\"failed\":%d}}\n", passed, failed);
+  else printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? EXIT_OK : EXIT_INVALID;
 }

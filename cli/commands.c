@@ -10,41 +10,6 @@
 
 #include "cli.h"
 
-static const char usage_text[] =
-    "usage: onnxshape run MODEL [-i [NAME=]FILE.pb]... [-o DIR] [--json]\n"
-    "       onnxshape test DIR...\n"
-    "       onnxshape infer MODEL\n"
-    "       onnxshape check --profile sonnx MODEL\n"
-    "       onnxshape --help | --version\n";
-
-static const char help_text[] =
-    "onnxshape runs and checks ONNX models made of Shape, Reshape, Size, Constant\n"
-    "and Identity nodes, in every operator version (opsets 1 to 28) and for every\n"
-    "element type.\n"
-    "\n"
-    "commands:\n"
-    "  run MODEL [-i [NAME=]FILE.pb]... [-o DIR] [--json]\n"
-    "      Bind graph inputs from TensorProto files (-i FILE.pb without NAME= binds\n"
-    "      the next unbound graph input in order), run the graph and print each\n"
-    "      output: name, type, dims and values (long tensors abbreviated), or one\n"
-    "      JSON object per output with --json. -o DIR writes DIR/output_<k>.pb for\n"
-    "      the k-th output; on any error nothing is written.\n"
-    "  test DIR...\n"
-    "      Run ONNX backend test directories (model.onnx, test_data_set_*/input_*.pb\n"
-    "      and output_*.pb) and compare type, dims and exact bytes. Prints PASS or\n"
-    "      FAIL per directory and a last line 'N passed, M failed'.\n"
-    "  infer MODEL\n"
-    "      Print the type and dims of every value that can be determined without\n"
-    "      input data; symbolic dims stay symbolic, '?' is unknown.\n"
-    "  check --profile sonnx MODEL\n"
-    "      Report every place the model breaks the ONNX safety-related profile\n"
-    "      (SONNX) as far as is known without input data: an attribute left to its\n"
-    "      default, a sparse tensor, or a node that cannot succeed whatever the\n"
-    "      data. Exit 0 when the model conforms, 1 otherwise.\n"
-    "\n"
-    "exit status: 0 success; 1 invalid model, invalid input or failed test;\n"
-    "2 usage or file error.\n";
-
 /* A failed write to stderr cannot be reported there, but it must not let
  * the command exit 0. */
 static int stderr_failed;
@@ -59,9 +24,13 @@ void cli_error(const char *fmt, ...) {
   va_end(ap);
 }
 
+void cli_put_checked(FILE *f, const char *text) {
+  if (fputs(text, f) == EOF && f == stderr) stderr_failed = 1;
+}
+
 int cli_usage_error(const char *fmt, const char *arg) {
   cli_error(fmt, arg);
-  if (fputs(usage_text, stderr) == EOF) stderr_failed = 1;
+  cli_put_usage(stderr);
   return EXIT_USAGE;
 }
 
@@ -91,26 +60,35 @@ int cli_load_model(const char *path, onnxshape_model **m) {
   return EXIT_OK;
 }
 
+static const struct {
+  const char *name;
+  int (*fn)(int argc, char **argv);
+} commands[] = {{"run", cli_run}, {"test", cli_test}, {"infer", cli_infer},
+                {"check", cli_check}, {"help", cli_help}};
+
 static int dispatch(int argc, char **argv) {
   if (argc < 2) {
-    if (fputs(usage_text, stderr) == EOF) stderr_failed = 1;
+    cli_put_usage(stderr);
     return EXIT_USAGE;
   }
   const char *cmd = argv[1];
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-    fputs(usage_text, stdout);
-    fputc('\n', stdout);
-    fputs(help_text, stdout);
+    cli_put_overview(stdout);
     return EXIT_OK;
   }
   if (strcmp(cmd, "--version") == 0) {
     printf("onnxshape %s (ONNX opsets 1 to %d)\n", ONNXSHAPE_VERSION_STRING, ONNXSHAPE_MAX_OPSET);
     return EXIT_OK;
   }
-  if (strcmp(cmd, "run") == 0) return cli_run(argc - 2, argv + 2);
-  if (strcmp(cmd, "test") == 0) return cli_test(argc - 2, argv + 2);
-  if (strcmp(cmd, "infer") == 0) return cli_infer(argc - 2, argv + 2);
-  if (strcmp(cmd, "check") == 0) return cli_check(argc - 2, argv + 2);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+    if (strcmp(cmd, commands[i].name) != 0) continue;
+    /* CMD --help (or -h) anywhere among its arguments: the command's page. */
+    if (cli_asks_help(argc - 2, argv + 2)) {
+      (void)cli_put_help(stdout, cmd);
+      return EXIT_OK;
+    }
+    return commands[i].fn(argc - 2, argv + 2);
+  }
   return cli_usage_error("unknown command '%s'", cli_shown(cmd));
 }
 

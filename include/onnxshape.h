@@ -1070,6 +1070,10 @@ typedef struct onnxshape_value_info {
   const int64_t *dims;       /**< rank entries; -1 where the dim is not a known number */
   const char *const *params; /**< rank entries: the symbol of a symbolic dim, else NULL */
   const onnxshape_tensor *value; /**< the value itself when known (constants), else NULL */
+  const char *node;          /**< the producing node's name ("" when unnamed), or NULL for a
+                                  graph input or initializer */
+  const char *op;            /**< the producing node's operator type, or NULL */
+  int version;               /**< the producing node's operator version, or 0 */
 } onnxshape_value_info;
 
 /** The values of a model, as onnxshape_model_infer() determined them. */
@@ -1141,6 +1145,20 @@ ONNXSHAPE_API onnxshape_status onnxshape_profile_check_sonnx(const void *bytes, 
 ONNXSHAPE_API onnxshape_status onnxshape_profile_check_sonnx_file(const char *path,
                                                                  onnxshape_profile_report **out,
                                                                  onnxshape_diag *diag);
+/** What onnxshape_model_check_file() looks for. */
+typedef enum onnxshape_check_profile {
+  ONNXSHAPE_CHECK_CORE = 0, /**< DOMAIN findings only: nodes that cannot succeed whatever
+                                 the input data (a sparse tensor is then a load error) */
+  ONNXSHAPE_CHECK_SONNX = 1 /**< those and the SONNX profile's DEFAULT and SPARSE rules, as
+                                 onnxshape_profile_check_sonnx() */
+} onnxshape_check_profile;
+/** Check the model file @p path (external data resolves in its directory)
+ *  for the findings of @p profile; statuses as
+ *  onnxshape_profile_check_sonnx_file(). */
+ONNXSHAPE_API onnxshape_status onnxshape_model_check_file(const char *path,
+                                                         onnxshape_check_profile profile,
+                                                         onnxshape_profile_report **out,
+                                                         onnxshape_diag *diag);
 /** Number of findings; 0 means the model conforms (as far as can be known
  *  without input data). */
 ONNXSHAPE_API size_t onnxshape_profile_count(const onnxshape_profile_report *r);

@@ -343,6 +343,15 @@ static int publish(onnxshape_inference *inf, const onnxshape_model *m) {
     v->dims = dims;
     v->params = (const char *const *)params;
   }
+  for (size_t i = 0; i < m->n_nodes; i++) {
+    const graph_node *n = &m->nodes[i];
+    for (size_t k = 0; k < n->n_outputs; k++) {
+      onnxshape_value_info *v = &inf->infos[n->outputs[k]];
+      v->node = n->name;
+      v->op = n->op_type;
+      v->version = n->version;
+    }
+  }
   return 1;
 }
 

@@ -82,13 +82,15 @@ static void check_defaults(onnxshape_profile_report *r, const onnxshape_model *m
  * its sparse tensors, else the loaded model's defaults and domains. */
 static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena,
                                       onnxshape__extdir *ext, size_t len,
+                                      onnxshape_check_profile profile,
                                       onnxshape_profile_report **out, onnxshape_diag *diag) {
   onnxshape_profile_report *r = onnxshape__calloc(1, sizeof *r);
   if (r == NULL) {
     onnxshape__arena_release(arena);
     return onnxshape__fail(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory", ONNXSHAPE__NO_ARGS);
   }
-  onnxshape__sparse_uses(proto, add_sparse, r);
+  int sonnx = profile == ONNXSHAPE_CHECK_SONNX;
+  if (sonnx) onnxshape__sparse_uses(proto, add_sparse, r);
   onnxshape_status st = ONNXSHAPE_OK;
   /* A model with sparse tensors cannot be loaded; its findings stop there. */
   if (r->n > 0) {
@@ -97,7 +99,7 @@ static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena
     onnxshape_model *model = NULL;
     st = onnxshape__model_load(proto, arena, ext, len, &model, diag);
     if (st == ONNXSHAPE_OK) {
-      check_defaults(r, model);
+      if (sonnx) check_defaults(r, model);
       st = onnxshape__model_infer_all(model, add_domain, r, diag);
     }
     onnxshape_model_free(model);
@@ -132,25 +134,42 @@ onnxshape_status onnxshape_profile_check_sonnx(const void *bytes, size_t len,
   onnxshape_status st = onnxshape__model_decode(bytes, len, NULL, &arena, &proto, diag);
   if (st != ONNXSHAPE_OK) return st;
   onnxshape__extdir ext = {base_dir, -1};
-  st = check_decoded(proto, arena, &ext, len, out, diag);
+  st = check_decoded(proto, arena, &ext, len, ONNXSHAPE_CHECK_SONNX, out, diag);
   onnxshape__extdir_close(&ext);
   return st;
 }
 
+typedef struct check_request {
+  onnxshape_check_profile profile;
+  onnxshape_profile_report **out;
+} check_request;
+
 static onnxshape_status check_decoded_file(const void *proto, onnxshape__arena *arena,
-                                           onnxshape__extdir *ext, size_t len, void *out,
+                                           onnxshape__extdir *ext, size_t len, void *ctx,
                                            onnxshape_diag *diag) {
-  return check_decoded(proto, arena, ext, len, (onnxshape_profile_report **)out, diag);
+  const check_request *req = ctx;
+  return check_decoded(proto, arena, ext, len, req->profile, req->out, diag);
+}
+
+onnxshape_status onnxshape_model_check_file(const char *path, onnxshape_check_profile profile,
+                                            onnxshape_profile_report **out,
+                                            onnxshape_diag *diag) {
+  if (path == NULL || out == NULL) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, NULL, 0,
+                           "model_check_file: NULL argument", ONNXSHAPE__NO_ARGS);
+  }
+  if (profile != ONNXSHAPE_CHECK_CORE && profile != ONNXSHAPE_CHECK_SONNX) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, NULL, 0,
+                           "model_check_file: unknown profile {}", ONNXSHAPE__ARGS(ARG_INT(profile)));
+  }
+  check_request req = {profile, out};
+  return onnxshape__model_file_decoded(path, check_decoded_file, &req, diag);
 }
 
 onnxshape_status onnxshape_profile_check_sonnx_file(const char *path,
                                                     onnxshape_profile_report **out,
                                                     onnxshape_diag *diag) {
-  if (path == NULL || out == NULL) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, NULL, 0,
-                           "profile_check_sonnx_file: NULL argument", ONNXSHAPE__NO_ARGS);
-  }
-  return onnxshape__model_file_decoded(path, check_decoded_file, out, diag);
+  return onnxshape_model_check_file(path, ONNXSHAPE_CHECK_SONNX, out, diag);
 }
 
 size_t onnxshape_profile_count(const onnxshape_profile_report *r) { return r ? r->n : 0; }

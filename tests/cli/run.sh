@@ -9,7 +9,8 @@ bin=$1 src=$2 work=$3
 rm -rf "$work"
 mkdir -p "$work/data"
 /usr/bin/python3 "$src/tests/cli/make_data.py" "$work/data" || exit 2
-cp "$src/examples/demo.onnx" "$src/examples/demo_input.pb" "$work/data/"
+cp "$src/examples/demo.onnx" "$src/examples/findings.onnx" "$src/examples/demo_input.pb" \
+   "$src/tests/cli/json_check.py" "$work/data/"
 pass=0
 fail=0
 for case in "$src"/tests/cli/cases/*.sh; do

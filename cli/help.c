@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The command's help: the usage lines, the overview (onnxshape --help) and
+ * one page per command (onnxshape CMD --help, onnxshape help CMD). The man
+ * page (docs/onnxshape.1) says the same; tests/cli/cases/help_*.stdout.exact
+ * hold every page. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage_text[] =
+    "usage: onnxshape run MODEL [-i [NAME=]FILE]... [-o DIR [--format pb|npy]] [--json]\n"
+    "       onnxshape test [--json] DIR...\n"
+    "       onnxshape infer [--json] MODEL\n"
+    "       onnxshape check [--profile sonnx] [--json] MODEL\n"
+    "       onnxshape help [COMMAND] | --help | --version\n";
+
+static const char overview_text[] =
+    "onnxshape runs and checks ONNX models made of Shape, Reshape, Size, Constant\n"
+    "and Identity nodes, in every operator version (opsets 1 to 28) and for every\n"
+    "element type.\n"
+    "\n"
+    "commands:\n"
+    "  run      bind inputs from .pb or .npy files, run, print or write the outputs\n"
+    "  test     run ONNX backend test directories and compare outputs exactly\n"
+    "  infer    print the type, dims and known values of every value\n"
+    "  check    report nodes that cannot succeed; --profile sonnx: SONNX findings\n"
+    "  help     this overview, or one command's page: onnxshape help COMMAND\n"
+    "\n"
+    "Each command answers --help with its options, exit status and an example.\n"
+    "\n"
+    "exit status: 0 success; 1 invalid model, invalid input, failed test or a\n"
+    "finding; 2 usage or file error.\n";
+
+typedef struct command_help {
+  const char *name;
+  const char *text;
+} command_help;
+
+static const command_help pages[] = {
+    {"run",
+     "usage: onnxshape run MODEL [-i [NAME=]FILE]... [-o DIR [--format pb|npy]] [--json]\n"
+     "\n"
+     "Bind graph inputs from tensor files, run the graph and print each output:\n"
+     "name, type, dims and values (long tensors abbreviated).\n"
+     "\n"
+     "options:\n"
+     "  -i [NAME=]FILE  bind graph input NAME to FILE, a TensorProto (.pb) or a NumPy\n"
+     "                  array (.npy; told apart by content); without NAME=, the next\n"
+     "                  graph input that no NAME= binds, in order\n"
+     "  -o DIR          also write the k-th output to DIR/output_<k>.pb (or .npy);\n"
+     "                  DIR is created when its parent exists; on any error nothing\n"
+     "                  is written\n"
+     "  --format FMT    format of the -o files: pb (TensorProto, the default) or npy\n"
+     "  --json          one JSON object per output, every value (docs/cli.md)\n"
+     "  -h, --help      this page\n"
+     "\n"
+     "exit status: 0 success; 1 invalid model or input; 2 usage or file error.\n"
+     "\n"
+     "example:\n"
+     "  onnxshape run examples/demo.onnx -i examples/demo_input.pb\n"},
+    {"test",
+     "usage: onnxshape test [--json] DIR...\n"
+     "\n"
+     "Run ONNX backend test directories: each DIR holds model.onnx and\n"
+     "test_data_set_*/ directories of input_<k>.pb and output_<k>.pb. Every output\n"
+     "is compared with the expected one: type, dims and exact bytes. Prints\n"
+     "'PASS DIR' or 'FAIL DIR: reason' for each DIR as given, then\n"
+     "'N passed, M failed'.\n"
+     "\n"
+     "options:\n"
+     "  --json      one JSON object per DIR, then a summary object (docs/cli.md)\n"
+     "  -h, --help  this page\n"
+     "\n"
+     "exit status: 0 every DIR passed; 1 a DIR failed; 2 usage error or a DIR that\n"
+     "is not a directory.\n"
+     "\n"
+     "example:\n"
+     "  onnxshape test onnx-tests/test_reshape_*\n"},
+    {"infer",
+     "usage: onnxshape infer [--json] MODEL\n"
+     "\n"
+     "Print what is known of every value without input data: graph inputs,\n"
+     "initializers, then node outputs in order, as 'NAME: TYPE [DIMS]', then\n"
+     "'= VALUES' for known int64 values of up to 16 elements and, for a node's\n"
+     "output, 'from OP-VERSION \"NODE\"'. Symbolic dims stay symbolic; '?' is an\n"
+     "unknown type or dim, '[...]' an unknown rank. A last line sums up the\n"
+     "Shape, Reshape and Size outputs: resolved, partial or unknown.\n"
+     "\n"
+     "options:\n"
+     "  --json      one JSON object per value (docs/cli.md)\n"
+     "  -h, --help  this page\n"
+     "\n"
+     "exit status: 0 analysed; 1 invalid model or a node that cannot succeed\n"
+     "whatever the data; 2 usage or file error.\n"
+     "\n"
+     "example:\n"
+     "  onnxshape infer examples/demo.onnx\n"},
+    {"check",
+     "usage: onnxshape check [--profile sonnx] [--json] MODEL\n"
+     "\n"
+     "Report, without input data, every node that cannot succeed whatever the\n"
+     "data. With --profile sonnx, also every place the model breaks the ONNX\n"
+     "safety-related profile (SONNX): an attribute left to its default or a\n"
+     "sparse tensor. One line per finding, then a summary line.\n"
+     "\n"
+     "options:\n"
+     "  --profile sonnx  add the SONNX profile's rules\n"
+     "  --json           one JSON object per finding, then a summary (docs/cli.md)\n"
+     "  -h, --help       this page\n"
+     "\n"
+     "exit status: 0 no finding; 1 a finding or an invalid model; 2 usage or file\n"
+     "error.\n"
+     "\n"
+     "example:\n"
+     "  onnxshape check --profile sonnx examples/demo.onnx\n"},
+    {"help",
+     "usage: onnxshape help [COMMAND]\n"
+     "\n"
+     "Print the overview of onnxshape, or the page of COMMAND (run, test, infer,\n"
+     "check, help): the same as 'onnxshape COMMAND --help'.\n"
+     "\n"
+     "exit status: 0 success; 2 unknown COMMAND.\n"
+     "\n"
+     "example:\n"
+     "  onnxshape help run\n"},
+};
+
+void cli_put_usage(FILE *f) { cli_put_checked(f, usage_text); }
+
+void cli_put_overview(FILE *f) {
+  cli_put_checked(f, usage_text);
+  cli_put_checked(f, "\n");
+  cli_put_checked(f, overview_text);
+}
+
+int cli_put_help(FILE *f, const char *command) {
+  for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
+    if (strcmp(pages[i].name, command) == 0) {
+      cli_put_checked(f, pages[i].text);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int cli_asks_help(int argc, char **argv) {
+  for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
+    /* The value of an option is not an option. */
+    if (strcmp(argv[i], "-i") == 0 || strcmp(argv[i], "-o") == 0 ||
+        strcmp(argv[i], "--profile") == 0 || strcmp(argv[i], "--format") == 0) {
+      i++;
+    }
+  }
+  return 0;
+}
+
+int cli_help(int argc, char **argv) {
+  if (argc == 0) {
+    cli_put_overview(stdout);
+    return EXIT_OK;
+  }
+  if (argc > 1) return cli_usage_error("unexpected argument '%s'", cli_shown(argv[1]));
+  if (!cli_put_help(stdout, argv[0])) {
+    return cli_usage_error("unknown command '%s' (commands: run, test, infer, check, help)",
+                           cli_shown(argv[0]));
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,10 @@
+# covers: CLI-JSON CLI-CHECK-CORE
+$ONNXSHAPE check --json findings.onnx > "$OUT/j"; echo "exit $?"
+cat "$OUT/j"
+/usr/bin/python3 json_check.py check < "$OUT/j"
+$ONNXSHAPE check --json --profile sonnx findings.onnx > "$OUT/j"; echo "exit $?"
+cat "$OUT/j"
+/usr/bin/python3 json_check.py check < "$OUT/j"
+$ONNXSHAPE check --profile=sonnx --json demo.onnx > "$OUT/j"; echo "exit $?"
+cat "$OUT/j"
+/usr/bin/python3 json_check.py check < "$OUT/j"

@@ -1,0 +1,2 @@
+# covers: CLI-HELP
+$ONNXSHAPE infer --help

@@ -1,0 +1,2 @@
+# covers: CLI-HELP
+$ONNXSHAPE test --help

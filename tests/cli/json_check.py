@@ -1,0 +1,83 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""Parses JSON-lines output (stdin) and checks it against the schema of one
+command (docs/cli.md, "JSON output"); prints one line per object and a last
+line naming the schema, or the first problem (exit 1).
+Usage: json_check.py infer|check|test|run"""
+import json
+import sys
+
+INFER = {"name": str, "graph": str, "type": (str, type(None)), "dims": (list, type(None)),
+         "value": list, "node": str, "op": str, "version": int}
+INFER_REQUIRED = {"name", "graph", "type", "dims"}
+SCHEMAS = {
+    "infer": (INFER, INFER_REQUIRED,
+              {"nodes": dict, "resolved": int, "partial": int, "unknown": int,
+               "not_evaluated": dict}),
+    "check": ({"model": str, "rule": str, "message": str}, {"model", "rule", "message"},
+              {"model": str, "profile": (str, type(None)), "findings": int}),
+    "test": ({"dir": str, "result": str, "reason": str}, {"dir", "result"},
+             {"passed": int, "failed": int}),
+    "run": ({"name": str, "type": str, "dims": list, "values": list},
+            {"name", "type", "dims", "values"}, None),
+}
+
+
+def fail(msg):
+    print("json_check: " + msg)
+    sys.exit(1)
+
+
+def check_fields(obj, fields, required, where):
+    for k, v in obj.items():
+        if k not in fields:
+            fail(f"{where}: unexpected key {k!r}")
+        if not isinstance(v, fields[k]) or (fields[k] is int and isinstance(v, bool)):
+            fail(f"{where}: {k!r} has the wrong type: {v!r}")
+    missing = required - obj.keys()
+    if missing:
+        fail(f"{where}: missing {sorted(missing)}")
+
+
+def main():
+    kind = sys.argv[1]
+    fields, required, summary = SCHEMAS[kind]
+    lines = sys.stdin.read().split("\n")
+    if lines[-1] != "":
+        fail("the output does not end in a newline")
+    lines = lines[:-1]
+    seen_summary = False
+    for n, line in enumerate(lines, 1):
+        try:
+            obj = json.loads(line)
+        except ValueError as e:
+            fail(f"line {n} is not JSON: {e}")
+        if not isinstance(obj, dict):
+            fail(f"line {n} is not an object")
+        if seen_summary:
+            fail(f"line {n} follows the summary")
+        if "summary" in obj:
+            if summary is None or len(obj) != 1:
+                fail(f"line {n}: unexpected summary")
+            check_fields(obj["summary"], summary, set(summary), f"line {n} summary")
+            seen_summary = True
+            print(f"summary {json.dumps(obj['summary'], sort_keys=True)}")
+            continue
+        check_fields(obj, fields, required, f"line {n}")
+        if kind == "infer" and obj["dims"] is not None:
+            for d in obj["dims"]:
+                if not (d is None or isinstance(d, str) or (isinstance(d, int) and d >= 0)):
+                    fail(f"line {n}: bad dim {d!r}")
+        if kind == "infer" and ("node" in obj) != ("op" in obj):
+            fail(f"line {n}: node and op go together")
+        if kind == "test" and obj["result"] not in ("pass", "fail"):
+            fail(f"line {n}: result {obj['result']!r}")
+        if kind == "test" and (obj["result"] == "fail") != ("reason" in obj):
+            fail(f"line {n}: a reason goes with a failure only")
+        print(json.dumps(obj, sort_keys=True, ensure_ascii=False))
+    if summary is not None and not seen_summary:
+        fail("no summary line")
+    print(f"{len(lines)} lines, {kind} schema ok")
+
+
+main()
