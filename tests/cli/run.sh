@@ -10,7 +10,7 @@ rm -rf "$work"
 mkdir -p "$work/data"
 /usr/bin/python3 "$src/tests/cli/make_data.py" "$work/data" || exit 2
 cp "$src/examples/demo.onnx" "$src/examples/findings.onnx" "$src/examples/demo_input.pb" \
-   "$src/tests/cli/json_check.py" "$work/data/"
+   "$src/tests/cli/json_check.py" "$src/docs/onnxshape.1" "$src/scripts/onnxshape.bash" "$work/data/"
 pass=0
 fail=0
 for case in "$src"/tests/cli/cases/*.sh; do

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: Apache-2.0
+# bash completion for onnxshape (installed as
+# share/bash-completion/completions/onnxshape). Commands, their options,
+# option values, and file names: .onnx models, .pb/.npy tensors, directories.
+_onnxshape() {
+  local cur prev cmd i
+  cur=${COMP_WORDS[COMP_CWORD]}
+  prev=${COMP_WORDS[COMP_CWORD-1]}
+  if [ "$COMP_CWORD" -eq 1 ]; then
+    mapfile -t COMPREPLY < <(compgen -W "run test infer check help --help --version" -- "$cur")
+    return
+  fi
+  cmd=${COMP_WORDS[1]}
+  case $prev in
+    --format) mapfile -t COMPREPLY < <(compgen -W "pb npy" -- "$cur"); return ;;
+    --profile) mapfile -t COMPREPLY < <(compgen -W "sonnx" -- "$cur"); return ;;
+    -o) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
+    -i)
+      # NAME=FILE: complete the file after '='.
+      local file=${cur#*=} name=
+      [ "$file" != "$cur" ] && name=${cur%%=*}=
+      mapfile -t COMPREPLY < <(compgen -f -X '!*.@(pb|npy)' -- "$file"; compgen -d -- "$file")
+      for i in "${!COMPREPLY[@]}"; do COMPREPLY[i]=$name${COMPREPLY[i]}; done
+      return ;;
+  esac
+  if [[ $cur == -* ]]; then
+    local opts
+    case $cmd in
+      run) opts="-i -o --format --json --help" ;;
+      test|infer) opts="--json --help" ;;
+      check) opts="--profile --json --help" ;;
+      *) opts="--help" ;;
+    esac
+    mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
+    return
+  fi
+  case $cmd in
+    help) mapfile -t COMPREPLY < <(compgen -W "run test infer check help" -- "$cur") ;;
+    test) mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
+    *) mapfile -t COMPREPLY < <(compgen -f -X '!*.onnx' -- "$cur"; compgen -d -- "$cur") ;;
+  esac
+}
+shopt -s extglob 2>/dev/null
+complete -o filenames -F _onnxshape onnxshape

@@ -1,0 +1,12 @@
+# covers: CLI-HELP
+# The man page renders without a warning, and every option of every help page
+# is in the man page and in the bash completion.
+groff -man -ww -z onnxshape.1 2>&1 && echo "groff: no warnings"
+for cmd in run test infer check help; do
+  for opt in $($ONNXSHAPE help $cmd | sed -n 's/^  \(-[-a-z]*\).*/\1/p; s/^  -h, \(--help\).*/\1/p' | sort -u); do
+    grep -q -- "$(printf '%s' "$opt" | sed 's/-/\\\\-/g')" onnxshape.1 || echo "$cmd: $opt is not in the man page"
+    case $opt in --help|-h) continue ;; esac
+    grep -q -- " $opt" onnxshape.bash || echo "$cmd: $opt is not in the completion"
+    echo "$cmd $opt"
+  done
+done

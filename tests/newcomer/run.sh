@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# covers: CLI-HELP
+# A newcomer's first commands, as a user who is not root (a throwaway account
+# made for the test): `make demo` needs only the build tier, so it runs
+# without root and prints the demo's results; `make install PREFIX=...`
+# installs the command, its man page, completion and docs under that prefix
+# and names it in onnxshape.pc; and `make prove` on a machine without
+# Frama-C says exactly which packages to install.
+# Skipped (exit 77) unless run as root with useradd and runuser.
+# Usage: run.sh SOURCE_DIR
+set -eu
+src=$1
+if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null || ! command -v runuser >/dev/null; then
+  echo "SKIP: needs root, useradd and runuser to make a throwaway user"
+  exit 77
+fi
+user=onnxnew$$
+home=$(mktemp -d /tmp/onnxshape-newcomer.XXXXXX)
+chmod 755 "$home"
+useradd --no-create-home --home-dir "$home" --shell /bin/sh "$user"
+trap 'userdel "$user" 2>/dev/null || true; rm -rf "$home"' EXIT
+mkdir "$home/onnxshape"
+# The source tree as a clone has it: no build directories, caches or .git.
+(cd "$src" && tar --exclude='./build*' --exclude=./.cache --exclude=./.git \
+   --exclude=./node_modules -cf - .) | tar -C "$home/onnxshape" -xf -
+chown -R "$user" "$home"
+as_user() { runuser -u "$user" -- env HOME="$home" PATH="$PATH" "$@"; }
+fail=0
+bad() { echo "FAIL $*"; fail=1; }
+
+if ! as_user make -C "$home/onnxshape" demo JOBS=2 >"$home/demo.log" 2>&1; then
+  tail -30 "$home/demo.log"
+  bad "make demo as a user who is not root"
+fi
+for want in "install-deps: everything the build tier needs is installed" \
+            "count: int64 [] = 24" "inner_dims: int64 [2] = [3, 4]" \
+            'matrix: float [N,12] from Reshape-21 "flatten_rows"'; do
+  grep -qxF "$want" "$home/demo.log" || bad "make demo did not print: $want"
+done
+# A plain build builds no tests.
+[ ! -e "$home/onnxshape/build/tests" ] || bad "make demo built the tests"
+
+prefix=$home/prefix
+if ! as_user make -C "$home/onnxshape" install PREFIX="$prefix" JOBS=2 >"$home/install.log" 2>&1; then
+  tail -30 "$home/install.log"
+  bad "make install PREFIX=$prefix"
+fi
+for f in bin/onnxshape share/man/man1/onnxshape.1 share/bash-completion/completions/onnxshape \
+         share/doc/onnxshape/cli.md share/doc/onnxshape/README.md include/onnxshape.h; do
+  [ -f "$prefix/$f" ] || bad "make install did not install $f"
+done
+pcdir=$(ls -d "$prefix"/lib*/pkgconfig 2>/dev/null | head -n 1)
+inc=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags-only-I onnxshape 2>/dev/null | sed 's/^-I//; s/ *$//')
+[ -n "$inc" ] && [ "$(realpath "$inc")" = "$prefix/include" ] ||
+  bad "onnxshape.pc does not lead to $prefix/include (got '$inc')"
+"$prefix/bin/onnxshape" --version | grep -q '^onnxshape ' || bad "the installed command does not run"
+
+# make prove without Frama-C: the tools the script needs, but no frama-c,
+# why3, z3 or cvc4 on PATH.
+mkdir "$home/bin"
+for c in sh bash make id cat dirname find mkdir touch grep; do
+  ln -s "$(command -v $c)" "$home/bin/$c"
+done
+if as_user env PATH="$home/bin" make -C "$home/onnxshape" prove >"$home/prove.log" 2>&1; then
+  bad "make prove without Frama-C succeeded"
+fi
+grep -qxF "install-deps: the prove tier needs Debian packages that are not installed: frama-c-base why3 z3 cvc4" \
+  "$home/prove.log" || { cat "$home/prove.log"; bad "make prove did not name the missing packages"; }
+grep -qxF "install-deps: install them as root: apt-get install frama-c-base why3 z3 cvc4" \
+  "$home/prove.log" || bad "make prove did not say how to install them"
+
+[ $fail = 0 ] && echo "newcomer: make demo, make install PREFIX and make prove's message as user $user: passed"
+exit $fail
