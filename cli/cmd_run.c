@@ -25,12 +25,14 @@ typedef struct bound_input {
 typedef struct run_args {
   const char *model, *out_dir;
   int json;
+  int npy; /* --format npy: -o writes .npy files */
   bound_input *in;
   size_t n_in;
   char **names; /* the NAME= strings (NUL-terminated copies) */
 } run_args;
 
 static int parse_args(int argc, char **argv, run_args *a) {
+  int format_given = 0;
   a->in = calloc((size_t)argc + 1, sizeof *a->in);
   a->names = calloc((size_t)argc + 1, sizeof *a->names);
   if (a->in == NULL || a->names == NULL) {
@@ -60,6 +62,13 @@ static int parse_args(int argc, char **argv, run_args *a) {
       a->n_in++;
     } else if (strcmp(arg, "--json") == 0) {
       a->json = 1;
+    } else if (strcmp(arg, "--format") == 0 || strncmp(arg, "--format=", 9) == 0) {
+      if (arg[8] == '\0' && i + 1 >= argc) return cli_usage_error("%s needs an argument", arg);
+      const char *fmt = arg[8] == '=' ? arg + 9 : argv[++i];
+      if (strcmp(fmt, "npy") == 0) a->npy = 1;
+      else if (strcmp(fmt, "pb") == 0) a->npy = 0;
+      else return cli_usage_error("unknown format '%s' (known: pb, npy)", cli_shown(fmt));
+      format_given = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       return cli_usage_error("unknown option '%s'", cli_shown(arg));
     } else if (a->model == NULL) {
@@ -69,6 +78,9 @@ static int parse_args(int argc, char **argv, run_args *a) {
     }
   }
   if (a->model == NULL) return cli_usage_error("%s", "run needs a MODEL");
+  if (format_given && a->out_dir == NULL) {
+    return cli_usage_error("%s", "--format is the format of -o DIR's files; give -o DIR");
+  }
   return EXIT_OK;
 }
 
@@ -176,17 +188,17 @@ static char *join(const char *dir, const char *name) {
   return p;
 }
 
-/* A new file DIR/.onnxshape-output_<k>.pb.<pid>-<time><n>, created
+/* A new file DIR/.onnxshape-output_<k>.<ext>.<pid>-<time><n>, created
  * exclusively (so no other run's file is ever taken) and registered for
  * removal on a signal; signals wait meanwhile, so it never exists
  * unregistered. */
-static int create_temp(const char *dir, size_t k, char **path) {
+static int create_temp(const char *dir, size_t k, const char *ext, char **path) {
   static unsigned long counter;
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   for (int attempt = 0; attempt < 100; attempt++) {
     char name[96];
-    snprintf(name, sizeof name, ".onnxshape-output_%zu.pb.%ld-%lx%lx", k, (long)getpid(),
+    snprintf(name, sizeof name, ".onnxshape-output_%zu.%s.%ld-%lx%lx", k, ext, (long)getpid(),
              (unsigned long)ts.tv_nsec, ++counter);
     *path = join(dir, name);
     if (*path == NULL) {
@@ -311,9 +323,10 @@ static int write_outputs(const char *dir, const onnxshape_result *r, const onnxs
                      : open_out_dir(dir, 1, &dir_fd, &created);
   for (size_t k = 0; k < n && rc == EXIT_OK; k++) {
     char name[64];
-    snprintf(name, sizeof name, "output_%zu.pb", k);
+    const char *ext = a->npy ? "npy" : "pb";
+    snprintf(name, sizeof name, "output_%zu.%s", k, ext);
     f[k].final = join(dir, name);
-    int fd = f[k].final != NULL ? create_temp(dir, k, &f[k].tmp) : (errno = ENOMEM, -1);
+    int fd = f[k].final != NULL ? create_temp(dir, k, ext, &f[k].tmp) : (errno = ENOMEM, -1);
     if (fd < 0) {
       cli_error("cannot create a file in '%s': %s", cli_shown(dir), strerror(errno));
       rc = EXIT_USAGE;
@@ -321,8 +334,10 @@ static int write_outputs(const char *dir, const onnxshape_result *r, const onnxs
     }
     onnxshape_diag d;
     onnxshape_diag_init(&d);
-    onnxshape_status st = onnxshape_tensor_write_fd(fd, f[k].final, onnxshape_result_name(r, k),
-                                                    onnxshape_result_tensor(r, k), &d);
+    onnxshape_status st =
+        a->npy ? onnxshape_tensor_write_npy_fd(fd, f[k].final, onnxshape_result_tensor(r, k), &d)
+               : onnxshape_tensor_write_fd(fd, f[k].final, onnxshape_result_name(r, k),
+                                           onnxshape_result_tensor(r, k), &d);
     if (close(fd) != 0 && st == ONNXSHAPE_OK) {
       cli_error("cannot write '%s': %s", cli_shown(f[k].final), strerror(errno));
       rc = EXIT_USAGE;

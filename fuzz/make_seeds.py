@@ -29,7 +29,7 @@ def put(target, data):
 
 
 ALL = ("fuzz_model", "fuzz_tensor", "fuzz_kernels", "fuzz_capacity", "fuzz_infer", "fuzz_check",
-       "fuzz_run", "fuzz_test")
+       "fuzz_run", "fuzz_test", "fuzz_npy")
 for t in ALL:
     if not only or t in only:
         shutil.rmtree(os.path.join(here, "corpus", t), ignore_errors=True)
@@ -44,6 +44,32 @@ tensors += sorted(glob.glob(os.path.join(gen, "gen_*_typed/test_data_set_0/input
 tensors += [os.path.join(c, "test_data_set_0/output_0.pb") for c in cases[::10]]
 for t in tensors:
     put("fuzz_tensor", open(t, "rb").read())
+
+
+# NumPy .npy files (fuzz_npy): np.save's bytes for a few dtypes, orders and
+# shapes, and headers of versions 2.0 and 3.0.
+if not only or "fuzz_npy" in only:
+    import io  # noqa: E402
+
+    import numpy as np  # noqa: E402
+
+    def npy(a, version=None):
+        f = io.BytesIO()
+        if version is None:
+            np.save(f, a)
+        else:
+            np.lib.format.write_array(f, a, version=version)
+        return f.getvalue()
+
+    a23 = np.arange(6, dtype="<f4").reshape(2, 3)
+    for a in (a23, np.asfortranarray(np.arange(24, dtype=">i2").reshape(2, 3, 4)),
+              np.array([True, False]), np.array(7, dtype="<u8"), np.zeros((2, 0, 3), "<c16"),
+              np.array([1 + 2j], dtype=">c8"), np.array([0.5, -2], dtype="<f2"),
+              np.array([b"ab", b"", b"c\x00d"]), np.array(["h\u00e9", "\U0001F600"]),
+              np.asfortranarray(np.array([["a", "bb"], ["ccc", ""]], dtype=">U3"))):
+        put("fuzz_npy", npy(a))
+    put("fuzz_npy", npy(a23, (2, 0)))
+    put("fuzz_npy", npy(a23, (3, 0)))
 
 
 def small(v):

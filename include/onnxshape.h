@@ -868,15 +868,18 @@ ONNXSHAPE_API onnxshape_status onnxshape_reshape_run_copy(int version, const onn
 /** @} */
 
 /* ------------------------------------------------------------------------ */
-/** @name Tensor files (TensorProto)
+/** @name Tensor files (TensorProto and NumPy .npy)
  * These functions allocate; the kernels above never do.
  * @{ */
 
-/** A tensor with its own storage, decoded from a TensorProto. */
+/** A tensor with its own storage, decoded from a TensorProto or a .npy file. */
 typedef struct onnxshape_owned_tensor onnxshape_owned_tensor;
 
 /**
- * Read a serialized TensorProto file. Every storage form is accepted:
+ * Read a tensor file: a serialized TensorProto or, when the file starts
+ * with the NumPy magic `\x93NUMPY`, a .npy file (read as
+ * onnxshape_tensor_parse_npy() describes; docs/npy.md). For a TensorProto,
+ * every storage form is accepted:
  * raw_data, the typed fields (float_data, double_data, int32_data, int64_data,
  * uint64_data, string_data) and external data (location/offset/length/
  * checksum, each at most once, opened beneath the directory of @p path: no
@@ -891,22 +894,59 @@ typedef struct onnxshape_owned_tensor onnxshape_owned_tensor;
  * file: see onnxshape_owned_tensor_check_file(). Decoding takes at most 15
  * times the file's size plus 56 MiB of memory (ONNXSHAPE_ERR_OUT_OF_MEMORY
  * past that, with a message naming the limit).
+ * A .npy file is read in memory or mapped by the same rule, its data used in
+ * place when it needs no conversion.
  * @param[out] out the tensor; free it with onnxshape_owned_tensor_free()
  * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_IO (cannot open or read, not a regular
  *         file, changed while read); ONNXSHAPE_ERR_MALFORMED (not a
- *         TensorProto); ONNXSHAPE_ERR_INVALID_TENSOR; ONNXSHAPE_ERR_OVERFLOW;
+ *         TensorProto, or one without a data_type, such as a model file
+ *         passed as a tensor; a malformed .npy header);
+ *         ONNXSHAPE_ERR_INVALID_TENSOR; ONNXSHAPE_ERR_UNKNOWN_TYPE (a .npy
+ *         dtype with no ONNX type); ONNXSHAPE_ERR_OVERFLOW;
  *         ONNXSHAPE_ERR_OUT_OF_MEMORY; ONNXSHAPE_ERR_INVALID_ARGUMENT.
  */
 ONNXSHAPE_API onnxshape_status onnxshape_tensor_read_file(const char *path,
                                                          onnxshape_owned_tensor **out,
                                                          onnxshape_diag *diag);
 
-/** As onnxshape_tensor_read_file(), from @p len bytes in memory. External data
- *  resolves inside @p base_dir, or is rejected when @p base_dir is NULL. */
+/** As onnxshape_tensor_read_file(), from @p len bytes in memory (.npy bytes
+ *  too, recognized by their magic). External data resolves inside
+ *  @p base_dir, or is rejected when @p base_dir is NULL. */
 ONNXSHAPE_API onnxshape_status onnxshape_tensor_parse(const void *bytes, size_t len,
                                                      const char *base_dir,
                                                      onnxshape_owned_tensor **out,
                                                      onnxshape_diag *diag);
+
+/**
+ * Read a NumPy .npy file (format versions 1.0, 2.0 and 3.0) from @p len
+ * bytes in memory; what it needs is copied, so @p bytes may be freed once
+ * this returns. The header must be the Python dict literal NumPy writes
+ * (keys descr, fortran_order and shape, each once, in any order; a shape of
+ * non-negative dims such as `()`, `(3,)` or `(2, 3)`); the data must hold
+ * exactly the bytes the shape and dtype need. dtypes: b1 (bool, values 0 or
+ * 1), i1, u1, i2, u2, i4, u4, i8, u8, f2, f4, f8, c8, c16, in either byte
+ * order ('<' or '>'; '|' and none only for one-byte types), `S<n>` (bytes,
+ * trailing NULs dropped as NumPy drops them) and `U<n>` (UTF-32, stored as
+ * UTF-8), all as a string tensor. Big-endian and Fortran-order data is
+ * converted to ONNX's little-endian, row-major storage. The tensor's name is
+ * "". Decoding takes at most 15 times @p len plus 56 MiB of memory.
+ * @param[out] out the tensor; free it with onnxshape_owned_tensor_free()
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_MALFORMED (no .npy magic, an unknown
+ *         version, a header that is cut, runs past the data or is not such a
+ *         dict, a byte order a file cannot have); ONNXSHAPE_ERR_UNKNOWN_TYPE
+ *         (object, datetime, void or structured, long double and any other
+ *         dtype without an ONNX type; the message suggests a TensorProto
+ *         .pb); ONNXSHAPE_ERR_INVALID_TENSOR (a negative dim, data that is
+ *         not the size the header needs, a bool that is not 0 or 1, a
+ *         UTF-32 value that is a surrogate or past U+10FFFF);
+ *         ONNXSHAPE_ERR_OVERFLOW (a dim or the element count past int64, or
+ *         data that cannot fit memory); ONNXSHAPE_ERR_OUT_OF_MEMORY (also past
+ *         the limit); ONNXSHAPE_ERR_INVALID_ARGUMENT. Every message names the
+ *         file (onnxshape_tensor_read_file()) or says `.npy data`.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_tensor_parse_npy(const void *bytes, size_t len,
+                                                         onnxshape_owned_tensor **out,
+                                                         onnxshape_diag *diag);
 
 /** @return the tensor for the kernels (valid until the owner is freed). */
 ONNXSHAPE_API const onnxshape_tensor *onnxshape_owned_tensor_get(const onnxshape_owned_tensor *t);
@@ -961,6 +1001,43 @@ ONNXSHAPE_API onnxshape_status onnxshape_tensor_write_file(const char *path, con
 ONNXSHAPE_API onnxshape_status onnxshape_tensor_write_fd(int fd, const char *shown, const char *name,
                                                         const onnxshape_tensor *t,
                                                         onnxshape_diag *diag);
+
+/**
+ * Write @p t as a NumPy .npy file into the open file @p fd (at its current
+ * position; the caller creates, names, syncs and closes it), byte for byte
+ * what NumPy 1.24's np.save writes for the same array: format 1.0 (2.0 when
+ * the header passes 65535 bytes), the header padded with spaces to a
+ * newline so that the data starts at a multiple of 64 bytes, descr
+ * `|b1`, `|i1`, `|u1` or little-endian (`<i2` ... `<c16`), fortran_order
+ * False, the shape as Python writes the tuple. A string tensor is written as
+ * `|S<n>`, n the longest string (at least 1), each element NUL-padded.
+ * Data that lies in a mapped file (a tensor read with
+ * onnxshape_tensor_read_file()) is copied from the file, not through the
+ * mapping; a file that changed meanwhile is ONNXSHAPE_ERR_IO.
+ * @param[in] shown the file's name for messages, or NULL
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_UNKNOWN_TYPE (a type NumPy does not
+ *         have: bfloat16, the float8 and float4 types, uint4, int4, uint2,
+ *         int2, or no known type; the message suggests a TensorProto .pb);
+ *         ONNXSHAPE_ERR_INVALID_ARGUMENT (NULL arguments; a bool that is not
+ *         0 or 1; a string that ends in a NUL byte, which NumPy would drop;
+ *         a string with a length but no data); ONNXSHAPE_ERR_NEGATIVE_DIM;
+ *         ONNXSHAPE_ERR_DATA_SIZE; ONNXSHAPE_ERR_OVERFLOW; ONNXSHAPE_ERR_IO;
+ *         ONNXSHAPE_ERR_OUT_OF_MEMORY.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_tensor_write_npy_fd(int fd, const char *shown,
+                                                            const onnxshape_tensor *t,
+                                                            onnxshape_diag *diag);
+
+/**
+ * As onnxshape_tensor_write_npy_fd(), into @p path, through a temporary file
+ * with a unique name in the same directory and a rename, as
+ * onnxshape_tensor_write_file() does: the file is never seen half-written,
+ * and nothing is created when @p t cannot be written.
+ * @return as onnxshape_tensor_write_npy_fd().
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_tensor_write_npy_file(const char *path,
+                                                              const onnxshape_tensor *t,
+                                                              onnxshape_diag *diag);
 /** @} */
 
 /* ------------------------------------------------------------------------ */

@@ -181,6 +181,107 @@ static void test_thousand_nodes_in_memory(void) {
   inject(&s, "1,000 nodes in memory");
 }
 
+/* ---- .npy files ---- */
+
+/* Writes a .npy file of format 1.0 at path: header `dict` padded to 64
+ * bytes with a newline, then n bytes of data; 1 on success. */
+static int put_npy(const char *path, const char *dict, const void *data, size_t n) {
+  size_t text = strlen(dict), line = text + 1, pad = 64 - (10 + line) % 64, hlen = line + pad;
+  char head[256];
+  if (10 + hlen > sizeof head) return 0;
+  memcpy(head, "\x93NUMPY\x01\x00", 8);
+  head[8] = (char)(hlen & 0xff);
+  head[9] = (char)(hlen >> 8);
+  memcpy(head + 10, dict, text);
+  memset(head + 10 + text, ' ', pad);
+  head[10 + hlen - 1] = '\n';
+  FILE *f = fopen(path, "wb");
+  if (f == NULL) return 0;
+  int ok = fwrite(head, 1, 10 + hlen, f) == 10 + hlen && (n == 0 || fwrite(data, 1, n, f) == n);
+  return fclose(f) == 0 && ok;
+}
+
+/* Reads the .npy file `in` (from the file and from memory) and writes it
+ * back to `out`; the data's size, or -1 when a step ran out of memory. */
+static long npy_round_trip(const char *in, const char *out, const unsigned char *bytes,
+                           size_t len) {
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  onnxshape_owned_tensor *t = NULL, *p = NULL;
+  long digest = -1;
+  if (!step_ok(onnxshape_tensor_read_file(in, &t, &d), &d, "read .npy")) goto done;
+  if (!step_ok(onnxshape_tensor_parse_npy(bytes, len, &p, &d), &d, "parse .npy")) goto done;
+  if (!step_ok(onnxshape_tensor_write_npy_file(out, onnxshape_owned_tensor_get(t), &d), &d,
+               "write .npy")) {
+    goto done;
+  }
+  digest = (long)(onnxshape_owned_tensor_get(t)->data_bytes +
+                  onnxshape_owned_tensor_get(p)->data_bytes);
+done:
+  onnxshape_owned_tensor_free(p);
+  onnxshape_owned_tensor_free(t);
+  return digest;
+}
+
+/* covers: NPY-FILES NPY-IN-PLACE LIMIT-MEMORY */
+/* .npy files read (from a file and from memory) and written back, each
+ * allocation failed in turn: a small float array, big-endian Fortran
+ * order, UTF-32 strings, and 128 KiB of doubles used in place (whose
+ * file-to-file copy falls back to writing from memory). */
+static void test_npy_files(void) {
+  static unsigned char big[1 << 17], i2[48], u[24];
+  for (size_t i = 0; i < sizeof big; i++) big[i] = (unsigned char)(i % 251);
+  for (size_t i = 0; i < sizeof i2; i++) i2[i] = (unsigned char)i;
+  static const char text[] = "ab\0\0\xe9\0\0\0\0\0\0\0x\0\0\0\0\0\0\0\0\0\0\0";
+  memcpy(u, text, sizeof u);
+  static const struct {
+    const char *dict;
+    const void *data;
+    size_t n;
+  } files[] = {
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", big, 24},
+      {"{'descr': '>i2', 'fortran_order': True, 'shape': (2, 3, 4), }", i2, sizeof i2},
+      {"{'descr': '<U3', 'fortran_order': False, 'shape': (2,), }", u, sizeof u},
+      {"{'descr': '<f8', 'fortran_order': False, 'shape': (16384,), }", big, sizeof big},
+  };
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    char in[1024], out[1024];
+    snprintf(in, sizeof in, "%s/in%zu.npy", work_dir, i);
+    snprintf(out, sizeof out, "%s/out%zu.npy", work_dir, i);
+    CHECK(put_npy(in, files[i].dict, files[i].data, files[i].n));
+    FILE *f = fopen(in, "rb");
+    CHECK(f != NULL);
+    if (f == NULL) continue;
+    static unsigned char bytes[(1 << 17) + 256];
+    size_t len = fread(bytes, 1, sizeof bytes, f);
+    fclose(f);
+    onnxshape__fail_at = 0;
+    onnxshape__alloc_count = 0;
+    long clean = npy_round_trip(in, out, bytes, len);
+    uint64_t n = onnxshape__alloc_count;
+    CHECK(clean >= 0);
+    for (uint64_t k = 1; clean >= 0 && k <= n; k++) {
+      onnxshape__fail_at = k;
+      onnxshape__alloc_count = 0;
+      long got = npy_round_trip(in, out, bytes, len);
+      total_faults++;
+      if (got < 0) {
+        total_oom++;
+      } else {
+        total_absorbed++;
+        if (got != clean) {
+          fprintf(stderr, "%s: fault %llu was absorbed but changed the results\n", in,
+                  (unsigned long long)k);
+          h_fail();
+        }
+      }
+    }
+    onnxshape__fail_at = 0;
+    unlink(in);
+    unlink(out);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: test_alloc_faults WORK_DIR CASE_DIR...\n");
@@ -190,7 +291,8 @@ int main(int argc, char **argv) {
   case_dirs = argv + 2;
   n_case_dirs = argc - 2;
   static const h_test tests[] = {TEST_ENTRY(test_cases),
-                                 TEST_ENTRY(test_thousand_nodes_in_memory)};
+                                 TEST_ENTRY(test_thousand_nodes_in_memory),
+                                 TEST_ENTRY(test_npy_files)};
   int rc = h_run(tests, sizeof tests / sizeof tests[0]);
   printf("%lu allocations failed: %lu out of memory, %lu absorbed by a fallback\n", total_faults,
          total_oom, total_absorbed);

@@ -330,16 +330,17 @@ onnxshape_status onnxshape__map_check(const onnxshape__map *m, onnxshape_diag *d
 /* ---- writing --------------------------------------------------------------- */
 
 /* A ProtobufCBuffer that writes through a small staging buffer; large
- * appends (raw_data) go straight from the caller's memory, or from their
- * file when they lie in a live mapping. */
-typedef struct file_sink {
+ * appends (raw_data, .npy data) go straight from the caller's memory, or
+ * from their file when they lie in a live mapping. */
+struct onnxshape__sink {
   ProtobufCBuffer base;
   int fd;
   int error;    /* errno of the first failure, or 0 */
   int changed;  /* a mapped source file came up short */
   size_t used;
   unsigned char stage[1 << 16];
-} file_sink;
+};
+typedef struct onnxshape__sink file_sink;
 
 static int write_all(int fd, const uint8_t *p, size_t n) {
   while (n > 0) {
@@ -440,16 +441,23 @@ static void sink_append(ProtobufCBuffer *b, size_t len, const uint8_t *data) {
   s->used += len;
 }
 
-onnxshape_status onnxshape__write_message_fd(int fd, const ProtobufCMessage *msg,
-                                             const char *shown, onnxshape_diag *diag) {
+onnxshape__sink *onnxshape__sink_new(int fd) {
   file_sink *s = onnxshape__malloc(sizeof *s);
-  if (s == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (s == NULL) return NULL;
   s->base.append = sink_append;
   s->fd = fd;
   s->error = 0;
   s->changed = 0;
   s->used = 0;
-  protobuf_c_message_pack_to_buffer(msg, &s->base);
+  return s;
+}
+
+void onnxshape__sink_append(onnxshape__sink *s, const void *data, size_t len) {
+  sink_append(&s->base, len, data);
+}
+
+onnxshape_status onnxshape__sink_finish(onnxshape__sink *s, const char *shown,
+                                        onnxshape_diag *diag) {
   sink_flush(s);
   int e = s->error, was_changed = s->changed;
   onnxshape__free(s);
@@ -462,8 +470,26 @@ onnxshape_status onnxshape__write_message_fd(int fd, const ProtobufCMessage *msg
   return ONNXSHAPE_OK;
 }
 
+onnxshape_status onnxshape__write_message_fd(int fd, const ProtobufCMessage *msg,
+                                             const char *shown, onnxshape_diag *diag) {
+  file_sink *s = onnxshape__sink_new(fd);
+  if (s == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  protobuf_c_message_pack_to_buffer(msg, &s->base);
+  return onnxshape__sink_finish(s, shown, diag);
+}
+
+static onnxshape_status write_message(int fd, const char *shown, const void *ctx,
+                                      onnxshape_diag *diag) {
+  return onnxshape__write_message_fd(fd, ctx, shown, diag);
+}
+
 onnxshape_status onnxshape__write_message_file(const char *path, const ProtobufCMessage *msg,
                                                onnxshape_diag *diag) {
+  return onnxshape__write_file_via(path, write_message, msg, diag);
+}
+
+onnxshape_status onnxshape__write_file_via(const char *path, onnxshape__fd_writer writer,
+                                           const void *ctx, onnxshape_diag *diag) {
   const char *slash = strrchr(path, '/');
   size_t dir_len = slash == NULL ? 0 : (size_t)(slash - path) + 1;
   static const char pattern[] = ".onnxshape-XXXXXX";
@@ -477,7 +503,7 @@ onnxshape_status onnxshape__write_message_file(const char *path, const ProtobufC
     onnxshape__free(tmp);
     return errno_fail(diag, "create a file beside", path, e);
   }
-  onnxshape_status st = onnxshape__write_message_fd(fd, msg, path, diag);
+  onnxshape_status st = writer(fd, path, ctx, diag);
   if (st == ONNXSHAPE_OK && fchmod(fd, 0644) != 0) st = errno_fail(diag, "write", path, errno);
   if (close(fd) != 0 && st == ONNXSHAPE_OK) st = errno_fail(diag, "write", path, errno);
   if (st == ONNXSHAPE_OK && rename(tmp, path) != 0) st = errno_fail(diag, "write", path, errno);

@@ -65,12 +65,32 @@ void onnxshape__unmap(onnxshape__map *m);
  * changed under the reader. */
 onnxshape_status onnxshape__map_check(const onnxshape__map *m, onnxshape_diag *diag);
 
+/* Writes a file in pieces through a staging buffer: an append of 64 KiB or
+ * more that lies in a live mapping is copied from its file (never read
+ * through the mapping), others from memory. Errors are kept for the end. */
+typedef struct onnxshape__sink onnxshape__sink;
+/* A sink writing to fd at its current position, or NULL when out of memory. */
+onnxshape__sink *onnxshape__sink_new(int fd);
+void onnxshape__sink_append(onnxshape__sink *s, const void *data, size_t len);
+/* Flushes and frees s; ERR_IO naming `shown` when a write failed or a mapped
+ * source file came up short (it changed size while in use). */
+onnxshape_status onnxshape__sink_finish(onnxshape__sink *s, const char *shown,
+                                        onnxshape_diag *diag);
+
+/* Writes a whole file into fd, named `shown` in messages. */
+typedef onnxshape_status (*onnxshape__fd_writer)(int fd, const char *shown, const void *ctx,
+                                                 onnxshape_diag *diag);
+/* Writes `path` with writer(ctx) through a temporary file with a unique name
+ * in its directory (mode 0644) and a rename; on failure the temporary file
+ * is removed and path is left as it was. */
+onnxshape_status onnxshape__write_file_via(const char *path, onnxshape__fd_writer writer,
+                                           const void *ctx, onnxshape_diag *diag);
+
 /* Serializes msg into the open file fd (named `shown` in messages); bytes
  * fields that lie in a live mapping are copied from its file. */
 onnxshape_status onnxshape__write_message_fd(int fd, const ProtobufCMessage *msg,
                                              const char *shown, onnxshape_diag *diag);
-/* The same into `path`, through a temporary file with a unique name in its
- * directory and a rename. */
+/* The same into `path`, through onnxshape__write_file_via. */
 onnxshape_status onnxshape__write_message_file(const char *path, const ProtobufCMessage *msg,
                                                onnxshape_diag *diag);
 

@@ -164,6 +164,24 @@ long onnxshape__model_find_slot(const onnxshape_model *m, const char *name);
  * place, in the mapped file (default 64 KiB; the fuzz target lowers it). */
 extern size_t onnxshape__inplace_min;
 
+/* A decimal number of digits only (external-data offsets and lengths, .npy
+ * item sizes): 0 when s is empty, holds anything else or does not fit. */
+int onnxshape__parse_u64(const char *s, uint64_t *v);
+
+/* NumPy .npy files (src/onnx/npy.c, docs/npy.md). */
+/* 1 when the len bytes at b start with the .npy magic "\x93NUMPY". */
+int onnxshape__npy_magic(const void *b, size_t len);
+/* Reads the .npy file in the len bytes at b into a tensor in its own arena,
+ * within the memory limit of LIMIT-MEMORY; `shown` names the file in
+ * messages, or NULL for bytes in memory. With in_place, numeric data that
+ * needs no conversion (little-endian, C order) of at least
+ * onnxshape__inplace_min bytes stays where it is in b, and *used_in_place
+ * says so (the caller then hands its mapping to the tensor); everything else
+ * is copied, so b may go once this returns. */
+onnxshape_status onnxshape__npy_decode(const unsigned char *b, size_t len, const char *shown,
+                                       int in_place, int *used_in_place,
+                                       onnxshape_owned_tensor **out, onnxshape_diag *diag);
+
 /* Decodes the ModelProto in `len` bytes into a new arena (*arena, holding
  * *proto), within the memory limit of LIMIT-MEMORY; `shown` names the file in
  * messages, or NULL for bytes in memory. */

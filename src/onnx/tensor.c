@@ -231,7 +231,7 @@ typedef struct external_keys {
   uint64_t offset, length;
 } external_keys;
 
-static int parse_u64(const char *s, uint64_t *v) {
+int onnxshape__parse_u64(const char *s, uint64_t *v) {
   if (s == NULL || *s < '0' || *s > '9') return 0;
   uint64_t x = 0;
   for (; *s != '\0'; s++) {
@@ -260,7 +260,7 @@ static onnxshape_status read_external_keys(const Onnx__TensorProto *tp, external
     } else if (strcmp(key, "offset") == 0 || strcmp(key, "length") == 0) {
       int is_offset = key[0] == 'o';
       twice = is_offset ? k->has_offset : k->has_length;
-      if (!parse_u64(value, is_offset ? &k->offset : &k->length)) {
+      if (!onnxshape__parse_u64(value, is_offset ? &k->offset : &k->length)) {
         return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_TENSOR,
                     "tensor '{}': external data {} '{}' is not a non-negative integer",
                     ONNXSHAPE__ARGS(ARG_NAME(label(tp)), ARG_STR(key), ARG_NAME(value)));
@@ -472,6 +472,22 @@ static onnxshape_status decode_standalone(const uint8_t *b, size_t len,
                                 ARG_UINT(onnxshape__memory_limit(len) >> 20)));
   }
   Onnx__TensorProto *tp = (Onnx__TensorProto *)msg;
+  /* A file without a data_type is no tensor (a model, or anything whose
+   * bytes happen to decode: an empty file does); a model's tensors keep
+   * check_header's message, which names the tensor. */
+  if (!tp->has_data_type || tp->data_type == ONNXSHAPE_TYPE_UNDEFINED) {
+    onnxshape__arena_release(arena);
+    if (shown != NULL) {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_MALFORMED,
+                  "'{}' does not look like a TensorProto (no data_type; an ONNX model or "
+                  "another file?)",
+                  ONNXSHAPE__ARGS(ARG_NAME(shown)));
+    }
+    return onnxshape__error(diag, ONNXSHAPE_ERR_MALFORMED,
+                "the {} bytes do not look like a TensorProto (no data_type; an ONNX model or "
+                "something else?)",
+                ONNXSHAPE__ARGS(ARG_UINT(len)));
+  }
   if (raw != NULL) {
     tp->has_raw_data = 1; /* the bytes have none: find_raw_data took the only one */
     tp->raw_data = *raw;
@@ -492,10 +508,15 @@ onnxshape_status onnxshape_tensor_parse(const void *bytes, size_t len, const cha
   if (out == NULL || (bytes == NULL && len > 0)) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "tensor_parse: NULL argument", ONNXSHAPE__NO_ARGS);
   }
-  onnxshape__extdir ext = {base_dir, -1};
-  onnxshape_status st = decode_standalone(bytes != NULL ? bytes : (const uint8_t *)"", len, NULL,
-                                          &ext, NULL, len, out, diag);
-  onnxshape__extdir_close(&ext);
+  onnxshape_status st;
+  if (onnxshape__npy_magic(bytes, len)) {
+    st = onnxshape__npy_decode(bytes, len, NULL, 0, NULL, out, diag);
+  } else {
+    onnxshape__extdir ext = {base_dir, -1};
+    st = decode_standalone(bytes != NULL ? bytes : (const uint8_t *)"", len, NULL, &ext, NULL,
+                           len, out, diag);
+    onnxshape__extdir_close(&ext);
+  }
   if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
   return st;
 }
@@ -550,8 +571,10 @@ static onnxshape_status parse_in_place(const onnxshape__map *m, onnxshape__extdi
   return st;
 }
 
-/* A tensor file: small ones are read and decoded; a large one is mapped and
- * its raw_data used in place (or, without one, decoded from the mapping). */
+/* A tensor file, TensorProto or .npy (by its first bytes): small ones are
+ * read and decoded; a large one is mapped and its raw_data (or .npy data
+ * that needs no conversion) used in place, or else decoded from the
+ * mapping. */
 static onnxshape_status read_tensor_file(const char *path, const char *base,
                                          onnxshape__extdir *ext, onnxshape_owned_tensor **out,
                                          onnxshape_diag *diag) {
@@ -565,7 +588,11 @@ static onnxshape_status read_tensor_file(const char *path, const char *base,
     st = onnxshape__read_all(fd, &sb, path, &bytes, &len, diag);
     close(fd);
     if (st != ONNXSHAPE_OK) return st;
-    st = decode_standalone(bytes, len, NULL, ext, path, len, out, diag);
+    if (onnxshape__npy_magic(bytes, len)) {
+      st = onnxshape__npy_decode(bytes, len, path, 0, NULL, out, diag);
+    } else {
+      st = decode_standalone(bytes, len, NULL, ext, path, len, out, diag);
+    }
     onnxshape__free(bytes);
     return st;
   }
@@ -577,10 +604,15 @@ static onnxshape_status read_tensor_file(const char *path, const char *base,
   onnxshape__map m;
   st = onnxshape__map_region(fd, &sb, 0, (size_t)sb.st_size, path, &m, diag);
   if (st != ONNXSHAPE_OK) return st;
-  st = parse_in_place(&m, ext, path, out, diag);
-  int in_place = st == ONNXSHAPE_OK;
-  if (st == ONNXSHAPE_ERR_NOT_FOUND) {
-    st = decode_standalone(m.data, m.len, NULL, ext, path, m.len, out, diag);
+  int in_place = 0;
+  if (onnxshape__npy_magic(m.data, m.len)) {
+    st = onnxshape__npy_decode(m.data, m.len, path, 1, &in_place, out, diag);
+  } else {
+    st = parse_in_place(&m, ext, path, out, diag);
+    in_place = st == ONNXSHAPE_OK;
+    if (st == ONNXSHAPE_ERR_NOT_FOUND) {
+      st = decode_standalone(m.data, m.len, NULL, ext, path, m.len, out, diag);
+    }
   }
   /* The file must still be what was mapped: one cut short while it was read
    * gives this error, not a tensor of zeros (or a decoding error). */

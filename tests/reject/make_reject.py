@@ -181,7 +181,9 @@ reject_tensor("wrong_typed_field", tensor("x", "int64", [2], typed=(4, struct.pa
               "a int64 tensor keeps its values in int64_data, not float_data")
 reject_tensor("unknown_data_type", f_int(1, 1) + f_int(2, 27) + f_bytes(9, b"\0"),
               "data_type 27 is not a known type")
-reject_tensor("no_data_type", f_int(1, 1) + f_bytes(9, b"\0"), "data_type 0 is not a known type")
+# covers: TENSOR-FILE-KIND (a tensor file without a data_type is no tensor)
+reject_tensor("no_data_type", f_int(1, 1) + f_bytes(9, b"\0"),
+              "does not look like a TensorProto (no data_type; an ONNX model or another file?)")
 reject_tensor("strings_in_raw_data", tensor("x", "string", [1], raw=b"abc"),
               "string tensors keep their values in string_data, never raw_data")
 reject_tensor("int8_out_of_range", tensor("x", "int8", [2], typed=(5, varint(1) + varint(300))),

@@ -1,0 +1,1080 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* NumPy .npy files to onnxshape tensors and back (docs/npy.md). Every
+ * number in a file is hostile: lengths are checked against the file before
+ * use, products are overflow-checked before anything is allocated, and
+ * memory stays within LIMIT-MEMORY (the tensor's arena is bounded by it). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <string.h>
+
+#include "../core/internal.h"
+#include "../core/le.h"
+#include "alloc.h"
+#include "arena.h"
+#include "fileio.h"
+#include "model.h"
+
+static const unsigned char npy_magic[6] = {0x93u, 'N', 'U', 'M', 'P', 'Y'};
+
+/* numpy's alignment of the data (format.ARRAY_ALIGN) and the spare room it
+ * leaves in a header for the growing axis (format.GROWTH_AXIS_MAX_DIGITS). */
+#define NPY_ALIGN 64u
+#define NPY_GROWTH_DIGITS 21u
+
+#define NPY_SUGGEST "save a TensorProto .pb instead"
+
+int onnxshape__npy_magic(const void *b, size_t len) {
+  return b != NULL && len >= sizeof npy_magic && memcmp(b, npy_magic, sizeof npy_magic) == 0;
+}
+
+/* ---- reading: context and messages ---------------------------------------- */
+
+typedef struct npy_reader {
+  const unsigned char *b; /* the whole file */
+  size_t len;
+  const char *shown; /* the file's name, or NULL for bytes in memory */
+  onnxshape_diag *diag;
+  onnxshape__arena *arena;
+} npy_reader;
+
+/* "'<file>': <what>" (".npy data: <what>" for bytes in memory). */
+static onnxshape_status npy_fail(const npy_reader *r, onnxshape_status st, const char *fmt,
+                                 const onnxshape__arg *args, size_t n_args) {
+  if (r->diag == NULL) return st;
+  char what[ONNXSHAPE_DIAG_SIZE];
+  (void)onnxshape__format(what, sizeof what, fmt, args, n_args);
+  if (r->shown != NULL) {
+    return onnxshape__error(r->diag, st, "'{}': {}",
+                            ONNXSHAPE__ARGS(ARG_NAME(r->shown), ARG_TEXT(what)));
+  }
+  return onnxshape__error(r->diag, st, ".npy data: {}", ONNXSHAPE__ARGS(ARG_TEXT(what)));
+}
+
+/* An arena allocation failed: the memory limit, or the machine's memory. */
+static onnxshape_status npy_no_memory(const npy_reader *r) {
+  if (r->arena == NULL || !r->arena->over_limit) {
+    return npy_fail(r, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  }
+  return npy_fail(
+      r, ONNXSHAPE_ERR_OUT_OF_MEMORY,
+      "reading its {} bytes would take more than {} MiB of memory "
+      "(" ONNXSHAPE__LIMIT_TEXT ")",
+      ONNXSHAPE__ARGS(ARG_UINT(r->len), ARG_UINT(onnxshape__memory_limit(r->len) >> 20)));
+}
+
+/* n items of `size` bytes from the arena, or NULL (also when n * size
+ * overflows). */
+static void *npy_alloc(npy_reader *r, size_t n, size_t size) {
+  if (size != 0 && n > SIZE_MAX / size) {
+    r->arena->over_limit = 1;
+    return NULL;
+  }
+  return onnxshape__arena_alloc(r->arena, n * size);
+}
+
+/* The n bytes at p (printable ASCII: quoted() took them) as a
+ * NUL-terminated string for messages: whole up to 64 bytes, else the first
+ * and last 30 around "...", as ARG_NAME shortens a name. */
+static void clip(char dst[72], const unsigned char *p, size_t n) {
+  if (n <= 64u) {
+    memcpy(dst, p, n);
+    dst[n] = '\0';
+    return;
+  }
+  memcpy(dst, p, 30);
+  memcpy(dst + 30, "...", 3);
+  memcpy(dst + 33, p + n - 30u, 30);
+  dst[63] = '\0';
+}
+
+/* ---- reading: the header -------------------------------------------------- */
+
+/* What the header says. */
+typedef struct npy_header {
+  unsigned major; /* format version 1, 2 or 3 */
+  size_t data_at; /* file offset of the data */
+  /* descr */
+  char descr[72]; /* as written (clipped), for messages */
+  int32_t type;   /* the ONNX element type */
+  char kind;      /* 'S' bytes, 'U' UTF-32, 'n' numeric */
+  size_t item;    /* bytes per element in the file */
+  size_t unit;    /* bytes per value whose order swap reverses */
+  int swap;       /* big-endian values */
+  int fortran;    /* fortran_order */
+  /* shape */
+  size_t shape_at; /* file offset of the shape's '(' */
+  size_t rank;
+} npy_header;
+
+typedef struct cursor {
+  const unsigned char *p, *end;
+  const unsigned char *file; /* for offsets in messages */
+} cursor;
+
+static size_t at_of(const cursor *c) {
+  return (size_t)(c->p - c->file);
+}
+
+/* Python's whitespace between tokens (inside braces a newline is too). */
+static void skip_space(cursor *c) {
+  while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r')) {
+    c->p++;
+  }
+}
+
+static int peek(const cursor *c, unsigned char ch) {
+  return c->p < c->end && *c->p == ch;
+}
+
+/* What the cursor is at, for messages: the character, or "the end". */
+static void seen(const cursor *c, char out[16]) {
+  if (c->p >= c->end) {
+    memcpy(out, "the end", 8);
+  } else if (*c->p >= 0x20u && *c->p < 0x7fu && *c->p != '\'') {
+    out[0] = '\'';
+    out[1] = (char)*c->p;
+    out[2] = '\'';
+    out[3] = '\0';
+  } else {
+    static const char hex[] = "0123456789abcdef";
+    memcpy(out, "byte 0x", 7);
+    out[7] = hex[*c->p >> 4];
+    out[8] = hex[*c->p & 0xfu];
+    out[9] = '\0';
+  }
+}
+
+static onnxshape_status expected(const npy_reader *r, const cursor *c, const char *what) {
+  char got[16];
+  seen(c, got);
+  return npy_fail(r, ONNXSHAPE_ERR_MALFORMED, "header: expected {} at byte {}, found {}",
+                  ONNXSHAPE__ARGS(ARG_STR(what), ARG_UINT(at_of(c)), ARG_STR(got)));
+}
+
+/* A quoted string ('...' or "..."): printable ASCII, no escapes. */
+static onnxshape_status quoted(const npy_reader *r, cursor *c, const unsigned char **s, size_t *n) {
+  if (!peek(c, '\'') && !peek(c, '"')) return expected(r, c, "a quoted string");
+  unsigned char q = *c->p++;
+  *s = c->p;
+  while (c->p < c->end && *c->p != q) {
+    if (*c->p < 0x20u || *c->p >= 0x7fu || *c->p == '\\') {
+      return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
+                      "header: byte {} in a string is a control character, a backslash or not "
+                      "ASCII",
+                      ONNXSHAPE__ARGS(ARG_UINT(at_of(c))));
+    }
+    c->p++;
+  }
+  if (c->p >= c->end) return expected(r, c, "the string's closing quote");
+  *n = (size_t)(c->p - *s);
+  c->p++;
+  return ONNXSHAPE_OK;
+}
+
+static int is_word(const cursor *c, const char *w) {
+  size_t n = strlen(w);
+  if ((size_t)(c->end - c->p) < n || memcmp(c->p, w, n) != 0) return 0;
+  if ((size_t)(c->end - c->p) == n) return 1;
+  unsigned char next = c->p[n];
+  return !((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
+           (next >= '0' && next <= '9') || next == '_');
+}
+
+/* One dim of the shape: decimal digits (no sign, no leading zero), at most
+ * INT64_MAX; in versions 1.0 and 2.0 an 'L' may follow, as Python 2 wrote
+ * long integers (numpy reads it). A '-' gives the negative-dim message. */
+static onnxshape_status shape_dim(const npy_reader *r, cursor *c, unsigned major, size_t i,
+                                  int64_t *v) {
+  int negative = peek(c, '-');
+  if (negative) c->p++;
+  if (!(c->p < c->end && *c->p >= '0' && *c->p <= '9')) return expected(r, c, "a dimension");
+  const unsigned char *start = c->p;
+  uint64_t x = 0;
+  int too_large = 0;
+  while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
+    unsigned d = (unsigned)(*c->p - '0');
+    if (x > ((uint64_t)INT64_MAX - d) / 10u) too_large = 1;
+    if (!too_large) x = x * 10u + d;
+    c->p++;
+  }
+  if (*start == '0' && c->p - start > 1) {
+    return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
+                    "header: shape[{}] at byte {} has a leading zero, which Python does not allow",
+                    ONNXSHAPE__ARGS(ARG_UINT(i), ARG_UINT((size_t)(start - c->file))));
+  }
+  if (major < 3u && (peek(c, 'L') || peek(c, 'l'))) c->p++;
+  if (too_large) {
+    return npy_fail(r, ONNXSHAPE_ERR_OVERFLOW, "shape[{}] is larger than int64 allows ({})",
+                    ONNXSHAPE__ARGS(ARG_UINT(i), ARG_INT(INT64_MAX)));
+  }
+  if (negative && x != 0u) {
+    return npy_fail(r, ONNXSHAPE_ERR_INVALID_TENSOR, "shape[{}] = -{} is negative",
+                    ONNXSHAPE__ARGS(ARG_UINT(i), ARG_UINT(x)));
+  }
+  *v = (int64_t)x;
+  return ONNXSHAPE_OK;
+}
+
+/* The shape: a tuple of dims, `()`, `(3,)` or `(2, 3)` (a trailing comma is
+ * allowed; `(3)` is a number in Python, not a tuple). Counts the dims into
+ * *rank, and stores them when dims is not NULL. */
+static onnxshape_status shape_tuple(const npy_reader *r, cursor *c, unsigned major, int64_t *dims,
+                                    size_t *rank) {
+  if (!peek(c, '(')) {
+    return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
+                    "header: the value of 'shape' at byte {} is not a tuple such as (2, 3)",
+                    ONNXSHAPE__ARGS(ARG_UINT(at_of(c))));
+  }
+  c->p++;
+  skip_space(c);
+  size_t n = 0;
+  int comma = 0;
+  while (!peek(c, ')')) {
+    int64_t v = 0;
+    onnxshape_status st = shape_dim(r, c, major, n, &v);
+    if (st != ONNXSHAPE_OK) return st;
+    if (dims != NULL) dims[n] = v;
+    n++;
+    skip_space(c);
+    comma = peek(c, ',');
+    if (comma) {
+      c->p++;
+      skip_space(c);
+    } else if (!peek(c, ')')) {
+      return expected(r, c, "',' or ')' in the shape");
+    }
+  }
+  if (n == 1 && !comma) {
+    return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
+                    "header: the shape at byte {} is a number in parentheses, not a tuple; "
+                    "one dimension is written (n,)",
+                    ONNXSHAPE__ARGS(ARG_UINT(at_of(c))));
+  }
+  c->p++;
+  *rank = n;
+  return ONNXSHAPE_OK;
+}
+
+/* Parses a decimal element size: digits only, no leading zero; 0 when
+ * there are none or they do not fit. */
+static int descr_size(const char *s, uint64_t *v) {
+  if (s[0] == '0' && s[1] != '\0') return 0;
+  return onnxshape__parse_u64(s, v);
+}
+
+/* The numeric types: kind, size, ONNX type. */
+static const struct npy_numeric {
+  char kind;
+  unsigned size;
+  int32_t type;
+} npy_numerics[] = {
+    {'b', 1, ONNXSHAPE_TYPE_BOOL},      {'i', 1, ONNXSHAPE_TYPE_INT8},
+    {'u', 1, ONNXSHAPE_TYPE_UINT8},     {'i', 2, ONNXSHAPE_TYPE_INT16},
+    {'u', 2, ONNXSHAPE_TYPE_UINT16},    {'i', 4, ONNXSHAPE_TYPE_INT32},
+    {'u', 4, ONNXSHAPE_TYPE_UINT32},    {'i', 8, ONNXSHAPE_TYPE_INT64},
+    {'u', 8, ONNXSHAPE_TYPE_UINT64},    {'f', 2, ONNXSHAPE_TYPE_FLOAT16},
+    {'f', 4, ONNXSHAPE_TYPE_FLOAT},     {'f', 8, ONNXSHAPE_TYPE_DOUBLE},
+    {'c', 8, ONNXSHAPE_TYPE_COMPLEX64}, {'c', 16, ONNXSHAPE_TYPE_COMPLEX128},
+};
+
+/* The dtype of descr h->descr (a string of n bytes): byte order, kind and
+ * size, mapped to an ONNX type. */
+static onnxshape_status classify_descr(const npy_reader *r, const unsigned char *s, size_t n,
+                                       npy_header *h) {
+  clip(h->descr, s, n);
+  /* The text, NUL-terminated (the descr of a type read here is short). */
+  char d[24];
+  int fits = n < sizeof d;
+  if (fits) {
+    memcpy(d, s, n);
+    d[n] = '\0';
+  }
+  const char *name = h->descr;
+  char order = fits && n > 0u && d[0] != '\0' && strchr("<>|=", d[0]) != NULL ? d[0] : '\0';
+  const char *rest = fits ? d + (order != '\0') : "";
+  char kind = rest[0];
+  uint64_t size = 0;
+  int sized = kind != '\0' && descr_size(rest + 1, &size);
+  if (kind == 'O') {
+    return npy_fail(r, ONNXSHAPE_ERR_UNKNOWN_TYPE,
+                    "descr '{}' is an object array (pickled Python objects), which is never "
+                    "unpickled; " NPY_SUGGEST,
+                    ONNXSHAPE__ARGS(ARG_NAME(name)));
+  }
+  if (kind == 'M' || kind == 'm') {
+    return npy_fail(r, ONNXSHAPE_ERR_UNKNOWN_TYPE,
+                    "descr '{}' is a datetime64 or timedelta64 array, which has no ONNX type; "
+                    "convert it to int64 or " NPY_SUGGEST,
+                    ONNXSHAPE__ARGS(ARG_NAME(name)));
+  }
+  if (kind == 'V') {
+    return npy_fail(r, ONNXSHAPE_ERR_UNKNOWN_TYPE,
+                    "descr '{}' is a void (raw bytes) type, which has no ONNX type; " NPY_SUGGEST,
+                    ONNXSHAPE__ARGS(ARG_NAME(name)));
+  }
+  if (((kind == 'g' || kind == 'G') && rest[1] == '\0') ||
+      (kind == 'f' && sized && (size == 10u || size == 12u || size == 16u)) ||
+      (kind == 'c' && sized && (size == 20u || size == 24u || size == 32u))) {
+    return npy_fail(r, ONNXSHAPE_ERR_UNKNOWN_TYPE,
+                    "descr '{}' is a long double (extended precision), which has no ONNX type; "
+                    "convert it to float64 or " NPY_SUGGEST,
+                    ONNXSHAPE__ARGS(ARG_NAME(name)));
+  }
+  h->type = ONNXSHAPE_TYPE_UNDEFINED;
+  if (sized && (kind == 'S' || kind == 'U')) {
+    if (size == 0u) {
+      return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
+                      "descr '{}' has elements of no characters, which NumPy never writes",
+                      ONNXSHAPE__ARGS(ARG_NAME(name)));
+    }
+    if (size > SIZE_MAX / 4u) {
+      return npy_fail(r, ONNXSHAPE_ERR_OVERFLOW, "descr '{}': its elements do not fit in memory",
+                      ONNXSHAPE__ARGS(ARG_NAME(name)));
+    }
+    h->type = ONNXSHAPE_TYPE_STRING;
+    h->kind = kind;
+    h->unit = kind == 'U' ? 4u : 1u;
+    h->item = (size_t)size * h->unit;
+  } else if (sized) {
+    for (size_t i = 0; i < sizeof npy_numerics / sizeof npy_numerics[0]; i++) {
+      if (npy_numerics[i].kind == kind && npy_numerics[i].size == size) {
+        h->type = npy_numerics[i].type;
+        h->kind = 'n';
+        h->item = npy_numerics[i].size;
+        h->unit = kind == 'c' ? h->item / 2u : h->item;
+      }
+    }
+  }
+  if (h->type == ONNXSHAPE_TYPE_UNDEFINED) {
+    return npy_fail(r, ONNXSHAPE_ERR_UNKNOWN_TYPE,
+                    "descr '{}' is not a type onnxshape reads (b1, i1 to i8, u1 to u8, f2, f4, "
+                    "f8, c8, c16, S, U); " NPY_SUGGEST,
+                    ONNXSHAPE__ARGS(ARG_NAME(name)));
+  }
+  /* Only a type of one-byte values may leave the byte order open. */
+  if (h->unit > 1u && (order == '\0' || order == '=')) {
+    return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
+                    "descr '{}' gives no byte order (native to the machine that wrote it); "
+                    "NumPy writes '<' or '>' into files; save it again with one, or " NPY_SUGGEST,
+                    ONNXSHAPE__ARGS(ARG_NAME(name)));
+  }
+  if (h->unit > 1u && order == '|') {
+    return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
+                    "descr '{}': '|' (no byte order) is only for one-byte types; NumPy writes "
+                    "'<' or '>' for this one",
+                    ONNXSHAPE__ARGS(ARG_NAME(name)));
+  }
+  h->swap = h->unit > 1u && order == '>';
+  return ONNXSHAPE_OK;
+}
+
+enum { KEY_DESCR, KEY_FORTRAN, KEY_SHAPE, KEY_COUNT };
+static const char *const npy_keys[KEY_COUNT] = {"descr", "fortran_order", "shape"};
+
+/* The value of one key. */
+static onnxshape_status header_value(const npy_reader *r, cursor *c, int key, npy_header *h) {
+  if (key == KEY_DESCR) {
+    if (peek(c, '[')) {
+      return npy_fail(r, ONNXSHAPE_ERR_UNKNOWN_TYPE,
+                      "descr is a list: a structured dtype (named fields), which has no ONNX "
+                      "type; save each field as its own array, or " NPY_SUGGEST,
+                      ONNXSHAPE__NO_ARGS);
+    }
+    const unsigned char *s;
+    size_t n;
+    onnxshape_status st = quoted(r, c, &s, &n);
+    return st != ONNXSHAPE_OK ? st : classify_descr(r, s, n, h);
+  }
+  if (key == KEY_FORTRAN) {
+    if (is_word(c, "True") || is_word(c, "False")) {
+      h->fortran = *c->p == 'T';
+      c->p += h->fortran ? 4 : 5;
+      return ONNXSHAPE_OK;
+    }
+    return expected(r, c, "True or False for 'fortran_order'");
+  }
+  h->shape_at = at_of(c);
+  return shape_tuple(r, c, h->major, NULL, &h->rank);
+}
+
+/* The preamble (magic, version, header length) and the header, a Python
+ * dict literal with the keys descr, fortran_order and shape, in any order,
+ * each once, padded with spaces and ending in a newline. */
+static onnxshape_status parse_header(const npy_reader *r, npy_header *h) {
+  memset(h, 0, sizeof *h);
+  if (!onnxshape__npy_magic(r->b, r->len)) {
+    return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
+                    "not a .npy file (it does not start with \\x93NUMPY)", ONNXSHAPE__NO_ARGS);
+  }
+  if (r->len < 8u) {
+    return npy_fail(r, ONNXSHAPE_ERR_MALFORMED, "the file ends in its version ({} bytes)",
+                    ONNXSHAPE__ARGS(ARG_UINT(r->len)));
+  }
+  unsigned major = r->b[6], minor = r->b[7];
+  if (major < 1u || major > 3u || minor != 0u) {
+    return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
+                    "format version {}.{} is not one onnxshape reads (1.0, 2.0 and 3.0)",
+                    ONNXSHAPE__ARGS(ARG_UINT(major), ARG_UINT(minor)));
+  }
+  h->major = major;
+  unsigned width = major == 1u ? 2u : 4u;
+  size_t start = 8u + width;
+  if (r->len < start) {
+    return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
+                    "the file ends in its header length ({} bytes; version {}.0 needs {} before "
+                    "the header)",
+                    ONNXSHAPE__ARGS(ARG_UINT(r->len), ARG_UINT(major), ARG_UINT(start)));
+  }
+  uint64_t hlen = onnxshape__load_le(r->b + 8, width);
+  if (hlen > (uint64_t)(r->len - start)) {
+    return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
+                    "the header length {} runs past the end of the file ({} bytes)",
+                    ONNXSHAPE__ARGS(ARG_UINT(hlen), ARG_UINT(r->len)));
+  }
+  h->data_at = start + (size_t)hlen;
+  cursor c = {r->b + start, r->b + h->data_at, r->b};
+  skip_space(&c);
+  if (!peek(&c, '{')) return expected(r, &c, "'{' (the header is a Python dict)");
+  c.p++;
+  int have[KEY_COUNT] = {0, 0, 0};
+  for (;;) {
+    skip_space(&c);
+    if (peek(&c, '}')) break;
+    const unsigned char *k;
+    size_t kn;
+    onnxshape_status st = quoted(r, &c, &k, &kn);
+    if (st != ONNXSHAPE_OK) return st;
+    int key = KEY_COUNT;
+    for (int i = 0; i < KEY_COUNT; i++) {
+      if (strlen(npy_keys[i]) == kn && memcmp(npy_keys[i], k, kn) == 0) key = i;
+    }
+    if (key == KEY_COUNT) {
+      char text[72];
+      clip(text, k, kn);
+      return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
+                      "header: unknown key '{}' (a header has descr, fortran_order and shape)",
+                      ONNXSHAPE__ARGS(ARG_NAME(text)));
+    }
+    if (have[key]) {
+      return npy_fail(r, ONNXSHAPE_ERR_MALFORMED, "header: key '{}' is given twice",
+                      ONNXSHAPE__ARGS(ARG_STR(npy_keys[key])));
+    }
+    have[key] = 1;
+    skip_space(&c);
+    if (!peek(&c, ':')) return expected(r, &c, "':' after a key");
+    c.p++;
+    skip_space(&c);
+    st = header_value(r, &c, key, h);
+    if (st != ONNXSHAPE_OK) return st;
+    skip_space(&c);
+    if (peek(&c, ',')) {
+      c.p++;
+    } else if (!peek(&c, '}')) {
+      return expected(r, &c, "',' or '}' after a value");
+    }
+  }
+  c.p++;
+  for (int i = 0; i < KEY_COUNT; i++) {
+    if (!have[i]) {
+      return npy_fail(r, ONNXSHAPE_ERR_MALFORMED, "header: the key '{}' is missing",
+                      ONNXSHAPE__ARGS(ARG_STR(npy_keys[i])));
+    }
+  }
+  skip_space(&c);
+  if (c.p != c.end) return expected(r, &c, "only spaces after the header's dict");
+  if (r->b[h->data_at - 1u] != '\n') {
+    return npy_fail(r, ONNXSHAPE_ERR_MALFORMED, "the header does not end with a newline",
+                    ONNXSHAPE__NO_ARGS);
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* ---- reading: the data ------------------------------------------------------ */
+
+/* Where each element of the file goes in row-major (C) order: the element
+ * after the one at `at`, walking the file's order. A Fortran-order file
+ * varies its first dim fastest; C order is the identity. */
+typedef struct npy_walk {
+  size_t at;   /* the C-order index of the current element */
+  size_t rank; /* 0: the orders agree */
+  const int64_t *dims;
+  size_t *idx;    /* the current element's index per dim */
+  size_t *stride; /* elements per step of each dim in C order */
+} npy_walk;
+
+static void walk_next(npy_walk *w) {
+  if (w->rank == 0u) {
+    w->at++;
+    return;
+  }
+  for (size_t j = 0; j < w->rank; j++) {
+    w->idx[j]++;
+    w->at += w->stride[j];
+    if (w->idx[j] < (size_t)w->dims[j]) return;
+    w->at -= w->idx[j] * w->stride[j];
+    w->idx[j] = 0;
+  }
+}
+
+/* Fortran order differs from C order only when two dims or more exceed 1. */
+static int needs_reorder(const npy_header *h, const int64_t *dims) {
+  size_t big = 0;
+  for (size_t j = 0; j < h->rank; j++) big += dims[j] > 1;
+  return h->fortran && big >= 2u;
+}
+
+/* The walk for n > 0 elements in the header's order. */
+static onnxshape_status walk_init(npy_reader *r, const npy_header *h, const int64_t *dims,
+                                  npy_walk *w) {
+  memset(w, 0, sizeof *w);
+  if (!needs_reorder(h, dims)) return ONNXSHAPE_OK;
+  w->idx = npy_alloc(r, h->rank, sizeof *w->idx);
+  w->stride = npy_alloc(r, h->rank, sizeof *w->stride);
+  if (w->idx == NULL || w->stride == NULL) return npy_no_memory(r);
+  /* Every product below is at most the element count, which fits size_t:
+   * the file holds that many elements of at least one byte. */
+  size_t s = 1;
+  for (size_t j = h->rank; j-- > 0;) {
+    w->stride[j] = s;
+    s *= (size_t)dims[j];
+  }
+  w->rank = h->rank;
+  w->dims = dims;
+  return ONNXSHAPE_OK;
+}
+
+/* A bool is one byte, 0 or 1 (checked in the file's order). */
+static onnxshape_status check_bools(const npy_reader *r, const unsigned char *p, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (p[i] > 1u) {
+      return npy_fail(r, ONNXSHAPE_ERR_INVALID_TENSOR,
+                      "bool element {} (in file order) is {}; a bool must be 0 or 1",
+                      ONNXSHAPE__ARGS(ARG_UINT(i), ARG_UINT(p[i])));
+    }
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* Numeric data into ONNX's storage: little-endian, row-major. */
+static onnxshape_status numeric_data(npy_reader *r, const npy_header *h, const int64_t *dims,
+                                     const unsigned char *src, size_t n,
+                                     onnxshape_owned_tensor *t) {
+  size_t bytes = n * h->item;
+  unsigned char *dst = npy_alloc(r, bytes, 1);
+  if (dst == NULL) return npy_no_memory(r);
+  npy_walk w;
+  onnxshape_status st = walk_init(r, h, dims, &w);
+  if (st != ONNXSHAPE_OK) return st;
+  if (!h->swap && w.rank == 0u) {
+    memcpy(dst, src, bytes);
+  } else {
+    size_t unit = h->unit, last = h->swap ? unit - 1u : 0u;
+    for (size_t e = 0; e < n; e++, walk_next(&w)) {
+      const unsigned char *s = src + e * h->item;
+      unsigned char *d = dst + w.at * h->item;
+      for (size_t v = 0; v < h->item; v += unit) {
+        /* last - j when swapped, j when not (last is then 0). */
+        for (size_t j = 0; j < unit; j++) d[v + j] = s[v + (h->swap ? last - j : j)];
+      }
+    }
+  }
+  t->view.data = dst;
+  t->view.data_bytes = bytes;
+  return ONNXSHAPE_OK;
+}
+
+/* Code unit k of a UTF-32 element. */
+static uint32_t utf32_at(const unsigned char *p, size_t k, int swap) {
+  const unsigned char *u = p + 4u * k;
+  if (!swap) return (uint32_t)onnxshape__load_le(u, 4);
+  return (uint32_t)u[0] << 24 | (uint32_t)u[1] << 16 | (uint32_t)u[2] << 8 | (uint32_t)u[3];
+}
+
+/* The characters an element holds: numpy drops trailing NULs (NUL bytes
+ * for 'S', NUL code points for 'U'). */
+static size_t kept_units(const npy_header *h, const unsigned char *p) {
+  size_t k = h->item / h->unit;
+  if (h->kind == 'S') {
+    while (k > 0u && p[k - 1u] == 0u) k--;
+  } else {
+    while (k > 0u && utf32_at(p, k - 1u, h->swap) == 0u) k--;
+  }
+  return k;
+}
+
+static size_t utf8_length(uint32_t cp) {
+  return cp < 0x80u ? 1u : cp < 0x800u ? 2u : cp < 0x10000u ? 3u : 4u;
+}
+
+static size_t utf8_put(unsigned char *d, uint32_t cp) {
+  size_t n = utf8_length(cp);
+  if (n == 1u) {
+    d[0] = (unsigned char)cp;
+    return 1;
+  }
+  static const unsigned char lead[5] = {0, 0, 0xc0u, 0xe0u, 0xf0u};
+  for (size_t i = n; i-- > 1u;) {
+    d[i] = (unsigned char)(0x80u | (cp & 0x3fu));
+    cp >>= 6;
+  }
+  d[0] = (unsigned char)(lead[n] | cp);
+  return n;
+}
+
+/* Pass 1 over the strings: checks every UTF-32 code unit and counts the
+ * bytes of every element once stored (UTF-8 for 'U'). */
+static onnxshape_status string_bytes(const npy_reader *r, const npy_header *h,
+                                     const unsigned char *src, size_t n, size_t *total) {
+  size_t sum = 0;
+  for (size_t e = 0; e < n; e++) {
+    const unsigned char *p = src + e * h->item;
+    size_t k = kept_units(h, p);
+    if (h->kind == 'S') {
+      sum += k;
+      continue;
+    }
+    for (size_t i = 0; i < k; i++) {
+      uint32_t cp = utf32_at(p, i, h->swap);
+      if (cp > 0x10ffffu || (cp >= 0xd800u && cp <= 0xdfffu)) {
+        char hex[16];
+        static const char digits[] = "0123456789abcdef";
+        size_t m = 0;
+        hex[m++] = '0';
+        hex[m++] = 'x';
+        for (int sh = 28; sh >= 0; sh -= 4) {
+          unsigned dgt = (unsigned)(cp >> (unsigned)sh) & 0xfu;
+          if (dgt != 0u || m > 2u || sh == 0) hex[m++] = digits[dgt];
+        }
+        hex[m] = '\0';
+        return npy_fail(
+            r, ONNXSHAPE_ERR_INVALID_TENSOR,
+            "string element {} (in file order), character {}, is {}: {}",
+            ONNXSHAPE__ARGS(ARG_UINT(e), ARG_UINT(i), ARG_STR(hex),
+                            ARG_STR(cp > 0x10ffffu ? "not a Unicode code point"
+                                                   : "a surrogate, which UTF-8 cannot hold")));
+      }
+      /* At most 4 bytes from each 4-byte unit: the sum stays below the
+       * file's size. */
+      sum += utf8_length(cp);
+    }
+  }
+  *total = sum;
+  return ONNXSHAPE_OK;
+}
+
+/* String data: an onnxshape_string per element, pointing into one copy of
+ * the kept bytes (UTF-8 for 'U'). */
+static onnxshape_status string_data(npy_reader *r, const npy_header *h, const int64_t *dims,
+                                    const unsigned char *src, size_t n, onnxshape_owned_tensor *t) {
+  size_t total = 0;
+  onnxshape_status st = string_bytes(r, h, src, n, &total);
+  if (st != ONNXSHAPE_OK) return st;
+  onnxshape_string *s = npy_alloc(r, n, sizeof *s);
+  unsigned char *text = s != NULL ? npy_alloc(r, total, 1) : NULL;
+  if (s == NULL || text == NULL) return npy_no_memory(r);
+  npy_walk w;
+  st = walk_init(r, h, dims, &w);
+  if (st != ONNXSHAPE_OK) return st;
+  size_t used = 0;
+  for (size_t e = 0; e < n; e++, walk_next(&w)) {
+    const unsigned char *p = src + e * h->item;
+    size_t k = kept_units(h, p), start = used;
+    if (h->kind == 'S') {
+      if (k > 0u) memcpy(text + used, p, k);
+      used += k;
+    } else {
+      for (size_t i = 0; i < k; i++) used += utf8_put(text + used, utf32_at(p, i, h->swap));
+    }
+    s[w.at].data = used > start ? (const char *)text + start : NULL;
+    s[w.at].length = used - start;
+  }
+  t->view.data = n > 0u ? s : NULL;
+  t->view.data_bytes = n * sizeof *s;
+  return ONNXSHAPE_OK;
+}
+
+/* The dims (parsed again, now stored), the element count and the data's
+ * size against what the file holds after the header. */
+static onnxshape_status read_dims(npy_reader *r, const npy_header *h, int64_t **dims,
+                                  size_t *count) {
+  *dims = npy_alloc(r, h->rank > 0u ? h->rank : 1u, sizeof **dims);
+  if (*dims == NULL) return npy_no_memory(r);
+  cursor c = {r->b + h->shape_at, r->b + h->data_at, r->b};
+  size_t rank;
+  onnxshape_status st = shape_tuple(r, &c, h->major, *dims, &rank);
+  if (st != ONNXSHAPE_OK) return st; /* not reached: the first pass took it */
+  int64_t n;
+  if (onnxshape_dims_count(*dims, h->rank, &n) != ONNXSHAPE_OK) {
+    return npy_fail(r, ONNXSHAPE_ERR_OVERFLOW, "the element count of the shape overflows int64",
+                    ONNXSHAPE__NO_ARGS);
+  }
+  uint64_t have = (uint64_t)(r->len - h->data_at);
+  if ((uint64_t)n > UINT64_MAX / h->item) {
+    return npy_fail(
+        r, ONNXSHAPE_ERR_OVERFLOW,
+        "{} elements of '{}' need more than 2^64 bytes; the file has {} after its "
+        "{}-byte header",
+        ONNXSHAPE__ARGS(ARG_INT(n), ARG_NAME(h->descr), ARG_UINT(have), ARG_UINT(h->data_at)));
+  }
+  uint64_t need = (uint64_t)n * h->item;
+  if (need != have) {
+    return npy_fail(r, ONNXSHAPE_ERR_INVALID_TENSOR,
+                    "{} elements of '{}' need {} bytes of data after the {}-byte header; the "
+                    "file has {}",
+                    ONNXSHAPE__ARGS(ARG_INT(n), ARG_NAME(h->descr), ARG_UINT(need),
+                                    ARG_UINT(h->data_at), ARG_UINT(have)));
+  }
+  size_t storage;
+  if (onnxshape_type_storage_bytes(h->type, n, &storage) != ONNXSHAPE_OK) {
+    return npy_fail(r, ONNXSHAPE_ERR_OVERFLOW, "{} elements of '{}' do not fit in memory",
+                    ONNXSHAPE__ARGS(ARG_INT(n), ARG_NAME(h->descr)));
+  }
+  *count = (size_t)n; /* n * item bytes lie in the file */
+  return ONNXSHAPE_OK;
+}
+
+static onnxshape_status decode(npy_reader *r, int in_place, int *used_in_place,
+                               onnxshape_owned_tensor **out) {
+  npy_header h;
+  onnxshape_status st = parse_header(r, &h);
+  if (st != ONNXSHAPE_OK) return st;
+  int64_t *dims = NULL;
+  size_t n = 0;
+  st = read_dims(r, &h, &dims, &n);
+  if (st != ONNXSHAPE_OK) return st;
+  onnxshape_owned_tensor *t = npy_alloc(r, 1, sizeof *t); /* zeroed */
+  if (t == NULL) return npy_no_memory(r);
+  t->map.fd = -1;
+  t->name = "";
+  t->view.type = h.type;
+  t->view.rank = h.rank;
+  t->view.dims = dims;
+  const unsigned char *src = r->b + h.data_at;
+  size_t bytes = n * h.item;
+  if (h.type == ONNXSHAPE_TYPE_BOOL) {
+    st = check_bools(r, src, n);
+    if (st != ONNXSHAPE_OK) return st;
+  }
+  if (h.kind != 'n') {
+    st = string_data(r, &h, dims, src, n, t);
+  } else if (in_place && !h.swap && bytes > 0u && bytes >= onnxshape__inplace_min &&
+             !needs_reorder(&h, dims)) {
+    t->view.data = src;
+    t->view.data_bytes = bytes;
+    *used_in_place = 1;
+  } else if (bytes > 0u) {
+    st = numeric_data(r, &h, dims, src, n, t);
+  }
+  if (st != ONNXSHAPE_OK) return st;
+  *out = t;
+  return ONNXSHAPE_OK;
+}
+
+onnxshape_status onnxshape__npy_decode(const unsigned char *b, size_t len, const char *shown,
+                                       int in_place, int *used_in_place,
+                                       onnxshape_owned_tensor **out, onnxshape_diag *diag) {
+  int used = 0;
+  npy_reader r = {b, len, shown, diag, NULL};
+  r.arena = onnxshape__arena_new(onnxshape__memory_limit(len));
+  if (r.arena == NULL) return npy_no_memory(&r);
+  onnxshape_owned_tensor *t = NULL;
+  onnxshape_status st = decode(&r, in_place, &used, &t);
+  if (st != ONNXSHAPE_OK) {
+    onnxshape__arena_release(r.arena);
+    used = 0;
+  } else {
+    t->arena = r.arena;
+    *out = t;
+  }
+  if (used_in_place != NULL) *used_in_place = used;
+  return st;
+}
+
+onnxshape_status onnxshape_tensor_parse_npy(const void *bytes, size_t len,
+                                            onnxshape_owned_tensor **out, onnxshape_diag *diag) {
+  if (out == NULL || (bytes == NULL && len > 0u)) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "tensor_parse_npy: NULL argument",
+                            ONNXSHAPE__NO_ARGS);
+  }
+  onnxshape_status st = onnxshape__npy_decode(bytes != NULL ? bytes : (const unsigned char *)"",
+                                              len, NULL, 0, NULL, out, diag);
+  if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
+  return st;
+}
+
+/* ---- writing ---------------------------------------------------------------- */
+
+/* What is written: the header (magic to newline) and the element layout. */
+typedef struct npy_plan {
+  const onnxshape_tensor *t;
+  unsigned char *header; /* heap */
+  size_t header_len;
+  size_t n;     /* elements */
+  size_t bytes; /* data bytes of a numeric tensor */
+  size_t width; /* bytes per string element ('|S<width>') */
+} npy_plan;
+
+/* The descr of a type NumPy has, or NULL. */
+static const char *npy_descr(int32_t type) {
+  switch (type) {
+    case ONNXSHAPE_TYPE_BOOL:
+      return "|b1";
+    case ONNXSHAPE_TYPE_INT8:
+      return "|i1";
+    case ONNXSHAPE_TYPE_UINT8:
+      return "|u1";
+    case ONNXSHAPE_TYPE_INT16:
+      return "<i2";
+    case ONNXSHAPE_TYPE_UINT16:
+      return "<u2";
+    case ONNXSHAPE_TYPE_INT32:
+      return "<i4";
+    case ONNXSHAPE_TYPE_UINT32:
+      return "<u4";
+    case ONNXSHAPE_TYPE_INT64:
+      return "<i8";
+    case ONNXSHAPE_TYPE_UINT64:
+      return "<u8";
+    case ONNXSHAPE_TYPE_FLOAT16:
+      return "<f2";
+    case ONNXSHAPE_TYPE_FLOAT:
+      return "<f4";
+    case ONNXSHAPE_TYPE_DOUBLE:
+      return "<f8";
+    case ONNXSHAPE_TYPE_COMPLEX64:
+      return "<c8";
+    case ONNXSHAPE_TYPE_COMPLEX128:
+      return "<c16";
+    case ONNXSHAPE_TYPE_STRING:
+      return "|S";
+    default:
+      return NULL;
+  }
+}
+
+/* Decimal digits of v into d (at least 20 bytes); returns their count. */
+static size_t decimal(char *d, uint64_t v) {
+  char tmp[20];
+  size_t n = 0;
+  do {
+    tmp[n++] = (char)('0' + (v % 10u));
+    v /= 10u;
+  } while (v != 0u);
+  for (size_t i = 0; i < n; i++) d[i] = tmp[n - 1u - i];
+  return n;
+}
+
+/* The header's dict as numpy 1.24 writes it (keys sorted, repr of the shape
+ * tuple, then spare spaces for the first axis to grow), into out, or only
+ * measured when out is NULL; its length. The caller has checked that the
+ * length fits size_t. */
+static size_t dict_text(char *out, const char *descr, size_t width, const onnxshape_tensor *t) {
+  size_t n = 0;
+  char num[20];
+#define NPY_PUT(p, k)                           \
+  do {                                          \
+    if (out != NULL) memcpy(out + n, (p), (k)); \
+    n += (k);                                   \
+  } while (0)
+  NPY_PUT("{'descr': '", 11u);
+  NPY_PUT(descr, strlen(descr));
+  if (t->type == ONNXSHAPE_TYPE_STRING) NPY_PUT(num, decimal(num, width));
+  NPY_PUT("', 'fortran_order': False, 'shape': (", 37u);
+  for (size_t i = 0; i < t->rank; i++) {
+    if (i > 0u) NPY_PUT(", ", 2u);
+    NPY_PUT(num, decimal(num, (uint64_t)t->dims[i]));
+  }
+  if (t->rank == 1u) NPY_PUT(",", 1u);
+  NPY_PUT("), }", 4u);
+  if (t->rank > 0u) {
+    size_t digits = decimal(num, (uint64_t)t->dims[0]);
+    for (size_t i = digits; i < NPY_GROWTH_DIGITS; i++) NPY_PUT(" ", 1u);
+  }
+#undef NPY_PUT
+  return n;
+}
+
+/* Builds the whole header: version 1.0 when its length fits 2 bytes, else
+ * 2.0; spaces and a newline so that the data starts at a multiple of 64. */
+static onnxshape_status build_header(npy_plan *p, const char *descr, const char *shown,
+                                     onnxshape_diag *diag) {
+  /* A dim takes at most 21 bytes (", " and 19 digits). */
+  if (p->t->rank > (SIZE_MAX - 256u) / 21u) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OVERFLOW,
+                            "cannot write '{}': a .npy header for {} dims does not fit in memory",
+                            ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(p->t->rank)));
+  }
+  size_t text = dict_text(NULL, descr, p->width, p->t);
+  size_t line = text + 1u; /* the newline */
+  size_t prefix = 10u;
+  size_t pad = NPY_ALIGN - (prefix + line) % NPY_ALIGN;
+  if (line + pad > 65535u) {
+    prefix = 12u;
+    pad = NPY_ALIGN - (prefix + line) % NPY_ALIGN;
+  }
+  if ((uint64_t)line + pad > UINT32_MAX || line + pad > SIZE_MAX - prefix) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OVERFLOW,
+                            "cannot write '{}': its .npy header for {} dims would pass 4 GiB",
+                            ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(p->t->rank)));
+  }
+  size_t total = prefix + line + pad;
+  unsigned char *h = onnxshape__malloc(total);
+  if (h == NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "cannot write '{}': out of memory",
+                            ONNXSHAPE__ARGS(ARG_NAME(shown)));
+  }
+  memcpy(h, npy_magic, sizeof npy_magic);
+  h[6] = prefix == 10u ? 1u : 2u;
+  h[7] = 0;
+  onnxshape__store_le(h + 8, (uint64_t)(line + pad), prefix == 10u ? 2u : 4u);
+  (void)dict_text((char *)h + prefix, descr, p->width, p->t);
+  memset(h + prefix + text, ' ', pad);
+  h[total - 1u] = '\n';
+  p->header = h;
+  p->header_len = total;
+  return ONNXSHAPE_OK;
+}
+
+/* Checks that t can be written as .npy and plans the header. */
+static onnxshape_status plan_npy(const onnxshape_tensor *t, const char *shown, npy_plan *p,
+                                 onnxshape_diag *diag) {
+  memset(p, 0, sizeof *p);
+  p->t = t;
+  if (t == NULL || (t->dims == NULL && t->rank > 0u)) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                            "tensor_write_npy: NULL tensor or dims", ONNXSHAPE__NO_ARGS);
+  }
+  if (onnxshape_type_get(t->type) == NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_TYPE,
+                            "cannot write '{}': element type {} is unknown",
+                            ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_INT(t->type)));
+  }
+  const char *descr = npy_descr(t->type);
+  if (descr == NULL) {
+    return onnxshape__error(
+        diag, ONNXSHAPE_ERR_UNKNOWN_TYPE,
+        "cannot write '{}' as .npy: NumPy has no {} type; write a TensorProto .pb "
+        "instead",
+        ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_STR(onnxshape_type_name(t->type))));
+  }
+  int64_t n;
+  onnxshape_status st = onnxshape_dims_count(t->dims, t->rank, &n);
+  if (st != ONNXSHAPE_OK) {
+    return onnxshape__error(
+        diag, st, "cannot write '{}': {}",
+        ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_STR(st == ONNXSHAPE_ERR_NEGATIVE_DIM
+                                                     ? "a dim is negative"
+                                                     : "the element count overflows int64")));
+  }
+  size_t bytes;
+  if (onnxshape_type_storage_bytes(t->type, n, &bytes) != ONNXSHAPE_OK) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OVERFLOW,
+                            "cannot write '{}': {} elements do not fit in memory",
+                            ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_INT(n)));
+  }
+  if (t->data_bytes < bytes || (t->data == NULL && bytes > 0u)) {
+    return onnxshape__error(
+        diag, ONNXSHAPE_ERR_DATA_SIZE,
+        "cannot write '{}': the tensor holds {} bytes; its dims need {}",
+        ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(t->data_bytes), ARG_UINT(bytes)));
+  }
+  p->n = (size_t)n; /* n elements lie in memory */
+  p->bytes = bytes;
+  if (t->type == ONNXSHAPE_TYPE_BOOL) {
+    /* .npy readers (this one too) take 0 and 1 only. */
+    const unsigned char *b = t->data;
+    for (size_t i = 0; i < p->n; i++) {
+      if (b[i] > 1u) {
+        return onnxshape__error(
+            diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+            "cannot write '{}': bool element {} is {}; a .npy bool must be 0 or 1",
+            ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(i), ARG_UINT(b[i])));
+      }
+    }
+  }
+  if (t->type == ONNXSHAPE_TYPE_STRING) {
+    /* '|S<width>': every element NUL-padded to the longest (at least 1, as
+     * numpy makes it); numpy drops trailing NULs, so a string ending in one
+     * would not come back. */
+    const onnxshape_string *s = t->data;
+    p->width = 1;
+    for (size_t i = 0; i < p->n; i++) {
+      if (s[i].length > 0u && s[i].data == NULL) {
+        return onnxshape__error(
+            diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+            "cannot write '{}': string element {} has {} bytes but no data",
+            ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(i), ARG_UINT(s[i].length)));
+      }
+      if (s[i].length > 0u && s[i].data[s[i].length - 1u] == '\0') {
+        return onnxshape__error(
+            diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+            "cannot write '{}' as .npy: string element {} ends in a NUL byte, which "
+            "NumPy drops ('S' strings are NUL-padded); write a TensorProto .pb instead",
+            ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(i)));
+      }
+      if (s[i].length > p->width) p->width = s[i].length;
+    }
+    if (p->n > 0u && p->width > UINT64_MAX / p->n) {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_OVERFLOW,
+                              "cannot write '{}': {} strings padded to {} bytes pass 2^64 bytes",
+                              ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(p->n), ARG_UINT(p->width)));
+    }
+  }
+  return build_header(p, descr, shown, diag);
+}
+
+static onnxshape_status write_planned(int fd, const char *shown, const void *ctx,
+                                      onnxshape_diag *diag) {
+  const npy_plan *p = ctx;
+  onnxshape__sink *s = onnxshape__sink_new(fd);
+  if (s == NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "cannot write '{}': out of memory",
+                            ONNXSHAPE__ARGS(ARG_NAME(shown)));
+  }
+  onnxshape__sink_append(s, p->header, p->header_len);
+  if (p->t->type != ONNXSHAPE_TYPE_STRING) {
+    /* Copied from its file when it lies in a live mapping. */
+    onnxshape__sink_append(s, p->t->data, p->bytes);
+  } else {
+    static const unsigned char zeros[256];
+    const onnxshape_string *str = p->t->data;
+    for (size_t i = 0; i < p->n; i++) {
+      onnxshape__sink_append(s, str[i].data, str[i].length);
+      for (size_t pad = p->width - str[i].length; pad > 0u;) {
+        size_t k = pad < sizeof zeros ? pad : sizeof zeros;
+        onnxshape__sink_append(s, zeros, k);
+        pad -= k;
+      }
+    }
+  }
+  return onnxshape__sink_finish(s, shown, diag);
+}
+
+onnxshape_status onnxshape_tensor_write_npy_fd(int fd, const char *shown, const onnxshape_tensor *t,
+                                               onnxshape_diag *diag) {
+  if (fd < 0) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "tensor_write_npy_fd: no file",
+                            ONNXSHAPE__NO_ARGS);
+  }
+  if (shown == NULL) shown = "the output";
+  npy_plan p;
+  onnxshape_status st = plan_npy(t, shown, &p, diag);
+  if (st == ONNXSHAPE_OK) st = write_planned(fd, shown, &p, diag);
+  onnxshape__free(p.header);
+  if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
+  return st;
+}
+
+onnxshape_status onnxshape_tensor_write_npy_file(const char *path, const onnxshape_tensor *t,
+                                                 onnxshape_diag *diag) {
+  if (path == NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                            "tensor_write_npy_file: NULL path", ONNXSHAPE__NO_ARGS);
+  }
+  npy_plan p;
+  onnxshape_status st = plan_npy(t, path, &p, diag);
+  if (st == ONNXSHAPE_OK) st = onnxshape__write_file_via(path, write_planned, &p, diag);
+  onnxshape__free(p.header);
+  if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
+  return st;
+}
