@@ -33,7 +33,7 @@ $(addprefix deps-,$(DEP_TIERS)):
 
 # A plain build (make, make demo) builds no tests, so it needs nothing beyond
 # the build tier; make check turns them on in the same directory.
-$(BUILD)/CMakeCache.txt:
+$(BUILD)/CMakeCache.txt: | deps-build
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DBUILD_TESTING=OFF
 
 build: deps-build $(BUILD)/CMakeCache.txt
@@ -139,7 +139,7 @@ prove-mutants: deps-prove
 
 # Each libFuzzer target for FUZZ_SECONDS (default 60), from a working corpus
 # seeded with fuzz/corpus/<target>; crashes land in $(BUILD_FUZZ)/crashes.
-fuzz: deps-sanitize
+fuzz: deps-build deps-sanitize
 	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DONNXSHAPE_FUZZ=ON
 	cmake --build $(BUILD_FUZZ) -j $(JOBS)
 	bash scripts/fuzz $(BUILD_FUZZ) $(FUZZ_SECONDS)
@@ -147,7 +147,8 @@ fuzz: deps-sanitize
 # make install PREFIX=/opt/x configures the prefix into the build (so that
 # onnxshape.pc and the CMake package name it), then installs there.
 install: deps-build
-	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) $(if $(PREFIX),-DCMAKE_INSTALL_PREFIX=$(PREFIX))
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DBUILD_TESTING=OFF -DONNXSHAPE_WERROR=OFF \
+	  $(if $(PREFIX),-DCMAKE_INSTALL_PREFIX=$(PREFIX))
 	cmake --build $(BUILD) -j $(JOBS)
 	cmake --install $(BUILD)
 

@@ -232,8 +232,9 @@ static int create_temp(const char *dir, size_t k, const char *ext, char **path) 
  * fails every output goes back to what it was. */
 static int commit(out_file *f, size_t n) {
   int e = 0;
-  size_t k;
+  size_t k, failed = 0;
   for (k = 0; k < n && e == 0; k++) {
+    failed = k; /* the output whose step fails, when one does */
     f[k].backup = malloc(strlen(f[k].tmp) + 5);
     if (f[k].backup == NULL) {
       e = ENOMEM;
@@ -257,7 +258,7 @@ static int commit(out_file *f, size_t n) {
       else unlink(f[j].final);
       f[j].renamed = 0;
     }
-    cli_error("cannot write '%s': %s", cli_shown(f[k < n ? k : n - 1].final), strerror(e));
+    cli_error("cannot write '%s': %s", cli_shown(f[failed].final), strerror(e));
   }
   for (size_t j = 0; j < n; j++) {
     if (f[j].backup != NULL) unlink(f[j].backup);

@@ -3,7 +3,7 @@
 # share/bash-completion/completions/onnxshape). Commands, their options,
 # option values, and file names: .onnx models, .pb/.npy tensors, directories.
 _onnxshape() {
-  local cur prev cmd i
+  local cur prev cmd
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
   if [ "$COMP_CWORD" -eq 1 ]; then
@@ -11,16 +11,24 @@ _onnxshape() {
     return
   fi
   cmd=${COMP_WORDS[1]}
+  # NAME=FILE, --format=FMT and --profile=NAME: bash splits words at '='
+  # (COMP_WORDBREAKS), so the word being completed is the part after it and
+  # the word before it is '='. Completions then replace only that part.
+  if [ "$prev" = "=" ] || [[ $cur == "=" ]]; then
+    local key=${COMP_WORDS[COMP_CWORD-2]} before=${COMP_WORDS[COMP_CWORD-3]:-}
+    [[ $cur == "=" ]] && { key=$prev; before=${COMP_WORDS[COMP_CWORD-2]:-}; cur=; }
+    case $key in
+      --format) prev=--format ;;
+      --profile) prev=--profile ;;
+      *) [ "$before" = "-i" ] && prev=-i-file ;;
+    esac
+  fi
   case $prev in
     --format) mapfile -t COMPREPLY < <(compgen -W "pb npy" -- "$cur"); return ;;
     --profile) mapfile -t COMPREPLY < <(compgen -W "sonnx" -- "$cur"); return ;;
     -o) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
-    -i)
-      # NAME=FILE: complete the file after '='.
-      local file=${cur#*=} name=
-      [ "$file" != "$cur" ] && name=${cur%%=*}=
-      mapfile -t COMPREPLY < <(compgen -f -X '!*.@(pb|npy)' -- "$file"; compgen -d -- "$file")
-      for i in "${!COMPREPLY[@]}"; do COMPREPLY[i]=$name${COMPREPLY[i]}; done
+    -i|-i-file)
+      mapfile -t COMPREPLY < <(compgen -f -X '!*.@(pb|npy)' -- "$cur"; compgen -d -- "$cur")
       return ;;
   esac
   if [[ $cur == -* ]]; then

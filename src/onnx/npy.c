@@ -62,6 +62,12 @@ static onnxshape_status npy_no_memory(const npy_reader *r) {
       ONNXSHAPE__ARGS(ARG_UINT(r->len), ARG_UINT(onnxshape__memory_limit(r->len) >> 20)));
 }
 
+/* A mapped file rewritten while it was read: what a second pass over its
+ * bytes found differs from the first. */
+static onnxshape_status changed_while_read(const npy_reader *r) {
+  return npy_fail(r, ONNXSHAPE_ERR_IO, "the file changed while it was read", ONNXSHAPE__NO_ARGS);
+}
+
 /* n items of `size` bytes from the arena, or NULL (also when n * size
  * overflows). */
 static void *npy_alloc(npy_reader *r, size_t n, size_t size) {
@@ -219,7 +225,7 @@ static onnxshape_status shape_dim(const npy_reader *r, cursor *c, unsigned major
  * allowed; `(3)` is a number in Python, not a tuple). Counts the dims into
  * *rank, and stores them when dims is not NULL. */
 static onnxshape_status shape_tuple(const npy_reader *r, cursor *c, unsigned major, int64_t *dims,
-                                    size_t *rank) {
+                                    size_t cap, size_t *rank) {
   if (!peek(c, '(')) {
     return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
                     "header: the value of 'shape' at byte {} is not a tuple such as (2, 3)",
@@ -233,7 +239,12 @@ static onnxshape_status shape_tuple(const npy_reader *r, cursor *c, unsigned maj
     int64_t v = 0;
     onnxshape_status st = shape_dim(r, c, major, n, &v);
     if (st != ONNXSHAPE_OK) return st;
-    if (dims != NULL) dims[n] = v;
+    if (dims != NULL) {
+      /* A mapped file rewritten between the two passes may hold more dims
+       * now than the first pass counted. */
+      if (n >= cap) return changed_while_read(r);
+      dims[n] = v;
+    }
     n++;
     skip_space(c);
     comma = peek(c, ',');
@@ -394,7 +405,7 @@ static onnxshape_status header_value(const npy_reader *r, cursor *c, int key, np
     return expected(r, c, "True or False for 'fortran_order'");
   }
   h->shape_at = at_of(c);
-  return shape_tuple(r, c, h->major, NULL, &h->rank);
+  return shape_tuple(r, c, h->major, NULL, 0, &h->rank);
 }
 
 /* The preamble (magic, version, header length) and the header, a Python
@@ -679,11 +690,21 @@ static onnxshape_status string_data(npy_reader *r, const npy_header *h, const in
   for (size_t e = 0; e < n; e++, walk_next(&w)) {
     const unsigned char *p = src + e * h->item;
     size_t k = kept_units(h, p), start = used;
+    /* The bytes are read again: a mapped file rewritten since string_bytes
+     * counted them must not write past what was allocated. */
     if (h->kind == 'S') {
+      if (k > total - used) return changed_while_read(r);
       if (k > 0u) memcpy(text + used, p, k);
       used += k;
     } else {
-      for (size_t i = 0; i < k; i++) used += utf8_put(text + used, utf32_at(p, i, h->swap));
+      for (size_t i = 0; i < k; i++) {
+        uint32_t cp = utf32_at(p, i, h->swap);
+        if (cp > 0x10ffffu || (cp >= 0xd800u && cp <= 0xdfffu) ||
+            utf8_length(cp) > total - used) {
+          return changed_while_read(r);
+        }
+        used += utf8_put(text + used, cp);
+      }
     }
     s[w.at].data = used > start ? (const char *)text + start : NULL;
     s[w.at].length = used - start;
@@ -701,8 +722,9 @@ static onnxshape_status read_dims(npy_reader *r, const npy_header *h, int64_t **
   if (*dims == NULL) return npy_no_memory(r);
   cursor c = {r->b + h->shape_at, r->b + h->data_at, r->b};
   size_t rank;
-  onnxshape_status st = shape_tuple(r, &c, h->major, *dims, &rank);
-  if (st != ONNXSHAPE_OK) return st; /* not reached: the first pass took it */
+  onnxshape_status st = shape_tuple(r, &c, h->major, *dims, h->rank, &rank);
+  if (st != ONNXSHAPE_OK) return st; /* the first pass took it, unless the file changed */
+  if (rank != h->rank) return changed_while_read(r);
   int64_t n;
   if (onnxshape_dims_count(*dims, h->rank, &n) != ONNXSHAPE_OK) {
     return npy_fail(r, ONNXSHAPE_ERR_OVERFLOW, "the element count of the shape overflows int64",

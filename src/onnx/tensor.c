@@ -617,7 +617,10 @@ static onnxshape_status read_tensor_file(const char *path, const char *base,
   /* The file must still be what was mapped: one cut short while it was read
    * gives this error, not a tensor of zeros (or a decoding error). */
   onnxshape_status now = onnxshape__map_check(&m, diag);
-  if (now != ONNXSHAPE_OK && st == ONNXSHAPE_OK) onnxshape_owned_tensor_free(*out);
+  if (now != ONNXSHAPE_OK && st == ONNXSHAPE_OK) {
+    onnxshape_owned_tensor_free(*out);
+    *out = NULL; /* the caller frees what *out holds on failure too */
+  }
   if (now == ONNXSHAPE_OK && in_place) {
     (*out)->map = m; /* the tensor's now */
   } else {

@@ -6,7 +6,9 @@ for cmd in run test infer check help; do
   for opt in $($ONNXSHAPE help $cmd | sed -n 's/^  \(-[-a-z]*\).*/\1/p; s/^  -h, \(--help\).*/\1/p' | sort -u); do
     grep -q -- "$(printf '%s' "$opt" | sed 's/-/\\\\-/g')" onnxshape.1 || echo "$cmd: $opt is not in the man page"
     case $opt in --help|-h) continue ;; esac
-    grep -q -- " $opt" onnxshape.bash || echo "$cmd: $opt is not in the completion"
+    # The completion offers it for this command.
+    bash -c '. ./onnxshape.bash; COMP_WORDS=(onnxshape "$1" -); COMP_CWORD=2; _onnxshape; printf "%s\n" "${COMPREPLY[@]}"' _ "$cmd" |
+      grep -qx -- "$opt" || echo "$cmd: $opt is not in the completion"
     echo "$cmd $opt"
   done
 done
