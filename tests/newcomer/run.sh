@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # covers: CLI-HELP
 # A newcomer's first commands, as a user who is not root (a throwaway account
-# made for the test): `make demo` needs only the build tier, so it runs
-# without root and prints the demo's results; `make install PREFIX=...`
+# made for the test): `make demo` needs only the build tier (run with only
+# that tier's commands on PATH), so it runs without root and prints the
+# demo's results; `make install PREFIX=...`
 # installs the command, its man page, completion and docs under that prefix
 # and names it in onnxshape.pc; and `make prove` on a machine without
 # Frama-C says exactly which packages to install.
@@ -29,7 +30,24 @@ as_user() { runuser -u "$user" -- env HOME="$home" PATH="$PATH" "$@"; }
 fail=0
 bad() { echo "FAIL $*"; fail=1; }
 
-if ! as_user make -C "$home/onnxshape" demo JOBS=2 >"$home/demo.log" 2>&1; then
+# Only the build tier: a PATH holding the commands of Debian's essential
+# packages and of the build tier's packages (and their compilers), nothing
+# else, so that a target needing python3, clang, pkg-config or any other
+# tier's command fails here although this machine has every tier.
+tierbin=$home/build-tier-bin
+mkdir "$tierbin"
+essential=$(dpkg-query -Wf '${Package} ${Essential}\n' | awk '$2 == "yes" { print $1 }')
+for p in $essential build-essential gcc gcc-12 cpp cpp-12 g++ g++-12 make cmake binutils \
+         binutils-x86-64-linux-gnu protobuf-c-compiler dpkg-dev; do
+  dpkg -L "$p" 2>/dev/null | grep -E '^(/usr)?/s?bin/[^/]+$' | while read -r f; do
+    [ -x "$f" ] && [ ! -e "$tierbin/${f##*/}" ] && ln -s "$f" "$tierbin/${f##*/}"
+  done
+done
+for cmd in python3 clang pkg-config frama-c; do
+  [ ! -e "$tierbin/$cmd" ] || bad "$cmd is on the build tier's PATH"
+done
+
+if ! as_user env PATH="$tierbin" make -C "$home/onnxshape" demo JOBS=2 >"$home/demo.log" 2>&1; then
   tail -30 "$home/demo.log"
   bad "make demo as a user who is not root"
 fi
@@ -42,7 +60,8 @@ done
 [ ! -e "$home/onnxshape/build/tests" ] || bad "make demo built the tests"
 
 prefix=$home/prefix
-if ! as_user make -C "$home/onnxshape" install PREFIX="$prefix" JOBS=2 >"$home/install.log" 2>&1; then
+if ! as_user env PATH="$tierbin" make -C "$home/onnxshape" install PREFIX="$prefix" JOBS=2 \
+       >"$home/install.log" 2>&1; then
   tail -30 "$home/install.log"
   bad "make install PREFIX=$prefix"
 fi
