@@ -953,6 +953,30 @@ static void test_npy_write_refusals(void) {
   CHECK_STATUS(onnxshape_tensor_write_npy_fd(null_fd, "o.npy", &s, &d),
                ONNXSHAPE_ERR_INVALID_ARGUMENT);
   CHECK_MESSAGE(d.message, "cannot write 'o.npy': string element 1 has 3 bytes but no data");
+  /* Padding to the longest string is bounded: 700,000 strings, one of 100
+   * bytes, would take 70,000,000 bytes for 100 bytes of text (more than
+   * 16 x 100 + 64 MiB); 600,000 take 60,000,000, which is allowed. */
+  {
+    static const char hundred[101] = "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789";
+    onnxshape_string *many = calloc(700000, sizeof *many);
+    CHECK(many != NULL);
+    if (many != NULL) {
+      many[0].data = hundred;
+      many[0].length = 100;
+      int64_t count[] = {700000};
+      onnxshape_tensor m = {ONNXSHAPE_TYPE_STRING, 1, count, many, 700000 * sizeof *many};
+      CHECK_STATUS(onnxshape_tensor_write_npy_fd(null_fd, "o.npy", &m, &d),
+                   ONNXSHAPE_ERR_INVALID_ARGUMENT);
+      CHECK_MESSAGE(d.message,
+                    "cannot write 'o.npy' as .npy: 700000 strings padded to the longest (100 "
+                    "bytes) take 70000000 bytes for 100 bytes of text, more than 16 times the "
+                    "text plus 64 MiB; write a TensorProto .pb instead");
+      count[0] = 600000;
+      m.data_bytes = 600000 * sizeof *many;
+      CHECK_STATUS(onnxshape_tensor_write_npy_fd(null_fd, "o.npy", &m, &d), ONNXSHAPE_OK);
+      free(many);
+    }
+  }
   static const unsigned char bools[] = {1, 3};
   onnxshape_tensor b = {ONNXSHAPE_TYPE_BOOL, 1, two, bools, 2};
   CHECK_STATUS(onnxshape_tensor_write_npy_fd(null_fd, "o.npy", &b, &d),

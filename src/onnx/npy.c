@@ -1020,7 +1020,9 @@ static onnxshape_status plan_npy(const onnxshape_tensor *t, const char *shown, n
      * would not come back. */
     const onnxshape_string *s = t->data;
     p->width = 1;
+    uint64_t text = 0; /* the strings' own bytes: at most the memory they are in */
     for (size_t i = 0; i < p->n; i++) {
+      text += s[i].length;
       if (s[i].length > 0u && s[i].data == NULL) {
         return onnxshape__error(
             diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
@@ -1040,6 +1042,19 @@ static onnxshape_status plan_npy(const onnxshape_tensor *t, const char *shown, n
       return onnxshape__error(diag, ONNXSHAPE_ERR_OVERFLOW,
                               "cannot write '{}': {} strings padded to {} bytes pass 2^64 bytes",
                               ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(p->n), ARG_UINT(p->width)));
+    }
+    /* Padding to the longest string can make a small tensor a huge file
+     * (a million empty strings and one of a megabyte: a terabyte); the
+     * file may take at most 16 times the text plus 64 MiB (NPY-WRITE). */
+    uint64_t padded = (uint64_t)p->n * p->width;
+    if (padded > 64u * 1024u * 1024u && (padded - 64u * 1024u * 1024u) / 16u > text) {
+      return onnxshape__error(
+          diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+          "cannot write '{}' as .npy: {} strings padded to the longest ({} bytes) take {} "
+          "bytes for {} bytes of text, more than 16 times the text plus 64 MiB; write a "
+          "TensorProto .pb instead",
+          ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(p->n), ARG_UINT(p->width), ARG_UINT(padded),
+                          ARG_UINT(text)));
     }
   }
   return build_header(p, descr, shown, diag);
