@@ -44,10 +44,12 @@ int cli_check(int argc, char **argv) {
   }
   size_t n = onnxshape_profile_count(r);
   /* Rule names: JSON's "rule"; the human tag adds "sonnx-" under the profile. */
-  static const char *const rules[] = {"", "default", "sparse", "domain"};
+  static const char *const rules[] = {"", "default", "sparse", "domain", "conflict",
+                                      "portability"};
   for (size_t i = 0; i < n; i++) {
     const char *msg = onnxshape_profile_message(r, i);
-    const char *rule = rules[onnxshape_profile_rule_of(r, i)];
+    unsigned k = (unsigned)onnxshape_profile_rule_of(r, i);
+    const char *rule = k < sizeof rules / sizeof rules[0] ? rules[k] : "?";
     if (json) {
       fputs("{\"model\":", stdout);
       cli_put_json_string(stdout, model, strlen(model));
@@ -56,7 +58,8 @@ int cli_check(int argc, char **argv) {
       fputs("}\n", stdout);
     } else {
       cli_put_name(stdout, model);
-      printf(": %s [%s%s]\n", msg, profile != NULL ? "sonnx-" : "", rule);
+      int sonnx_rule = k <= ONNXSHAPE_PROFILE_DOMAIN;
+      printf(": %s [%s%s]\n", msg, profile != NULL && sonnx_rule ? "sonnx-" : "", rule);
     }
   }
   if (json) {

@@ -1,50 +1,68 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* onnxshape infer [--json]: what can be known of every value without input
  * data, and a summary of the Shape, Reshape and Size outputs (docs/cli.md). */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-/* Known int64 values (shapes) of up to 16 elements are printed; n is set to
- * their count. */
-static int shown_value(const onnxshape_value_info *v, int64_t *n) {
-  const onnxshape_tensor *t = v->value;
-  return t != NULL && t->type == ONNXSHAPE_TYPE_INT64 &&
-         onnxshape_dims_count(t->dims, t->rank, n) == ONNXSHAPE_OK && *n <= 16;
+/* The known elements of v (integer and bool values), at most 16 shown by
+ * the human form; every one in JSON. */
+static void put_elem(const onnxshape_elem *e, int json) {
+  if (e->known) printf("%lld", (long long)e->value);
+  else if (e->param != NULL && json) cli_put_json_string(stdout, e->param, strlen(e->param));
+  else if (e->param != NULL) cli_put_name(stdout, e->param);
+  else fputs(json ? "null" : "?", stdout);
 }
 
-static int64_t value_at(const onnxshape_value_info *v, int64_t k) {
-  return (int64_t)onnxshape_load_le((const unsigned char *)v->value->data + 8 * k, 8);
+/* "from OP-V" (the version when known; "DOMAIN:OP" outside the default
+ * domain) and the node's name. */
+static void put_producer(const onnxshape_value_info *v) {
+  fputs(" from ", stdout);
+  if (v->domain != NULL && v->domain[0] != '\0') {
+    cli_put_name(stdout, v->domain);
+    fputc(':', stdout);
+  }
+  cli_put_name(stdout, v->op);
+  if (v->version > 0) printf("-%d", v->version);
+  if (v->node[0] != '\0') {
+    fputc(' ', stdout);
+    cli_put_text(stdout, v->node, strlen(v->node), 1);
+  }
 }
 
 static void print_human(const onnxshape_value_info *v) {
+  if (v->graph[0] != '\0') {
+    cli_put_name(stdout, v->graph);
+    fputs(": ", stdout);
+  }
   cli_put_name(stdout, v->name);
   printf(": %s ", v->type != 0 ? onnxshape_type_name(v->type) : "?");
   if (v->rank_known) cli_print_dims(stdout, v->rank, v->dims, v->params);
   else fputs("[...]", stdout);
-  int64_t n = 0;
-  if (shown_value(v, &n)) {
+  if (v->n_values > 0 && v->n_values <= 16) {
     fputs(" = ", stdout);
-    if (v->value->rank > 0) fputc('[', stdout);
-    for (int64_t k = 0; k < n; k++) printf("%s%lld", k ? ", " : "", (long long)value_at(v, k));
-    if (v->value->rank > 0) fputc(']', stdout);
-  }
-  if (v->op != NULL) {
-    printf(" from %s-%d", v->op, v->version);
-    if (v->node[0] != '\0') {
-      fputc(' ', stdout);
-      cli_put_text(stdout, v->node, strlen(v->node), 1);
+    int list = !(v->rank_known && v->rank == 0);
+    if (list) fputc('[', stdout);
+    for (size_t k = 0; k < v->n_values; k++) {
+      if (k > 0) fputs(", ", stdout);
+      put_elem(&v->values[k], 0);
     }
+    if (list) fputc(']', stdout);
   }
+  if (v->op != NULL) put_producer(v);
   fputc('\n', stdout);
 }
 
-/* {"name":..,"graph":"","type":..,"dims":[..]|null[,"value":[..]][,"node":..,"op":..,"version":..]} */
+/* {"name":..,"graph":..,"type":..,"dims":[..]|null[,"value":[..]][,"node":..,"op":..,"version":..]} */
 static void print_json(const onnxshape_value_info *v) {
   fputs("{\"name\":", stdout);
   cli_put_json_string(stdout, v->name, strlen(v->name));
-  fputs(",\"graph\":\"\",\"type\":", stdout);
+  fputs(",\"graph\":", stdout);
+  cli_put_json_string(stdout, v->graph, strlen(v->graph));
+  fputs(",\"type\":", stdout);
   if (v->type != 0) printf("\"%s\"", onnxshape_type_name(v->type));
   else fputs("null", stdout);
   fputs(",\"dims\":", stdout);
@@ -61,10 +79,12 @@ static void print_json(const onnxshape_value_info *v) {
     }
     fputc(']', stdout);
   }
-  int64_t n = 0;
-  if (shown_value(v, &n)) {
+  if (v->n_values > 0) {
     fputs(",\"value\":[", stdout);
-    for (int64_t k = 0; k < n; k++) printf("%s%lld", k ? "," : "", (long long)value_at(v, k));
+    for (size_t k = 0; k < v->n_values; k++) {
+      if (k > 0) fputc(',', stdout);
+      put_elem(&v->values[k], 1);
+    }
     fputc(']', stdout);
   }
   if (v->op != NULL) {
@@ -77,75 +97,176 @@ static void print_json(const onnxshape_value_info *v) {
   fputs("}\n", stdout);
 }
 
-/* The outputs of Shape, Reshape and Size nodes: how many nodes of each, and
- * how much is known of their results (docs/cli.md, "infer"): resolved, a
- * Shape or Size value or every Reshape dim known as a number; partial, the
- * rank (and for Shape the length) known but not all of that; unknown. */
-typedef struct summary {
-  unsigned long nodes[3], resolved, partial, unknown;
-} summary;
-
-static const char *const summarised[3] = {"Shape", "Reshape", "Size"};
-
-static void count(summary *s, const onnxshape_value_info *v) {
-  size_t op = 3;
-  for (size_t i = 0; v->op != NULL && i < 3; i++) {
-    if (strcmp(v->op, summarised[i]) == 0) op = i;
-  }
-  if (op == 3) return;
-  s->nodes[op]++;
-  int all_dims = v->rank_known;
-  for (size_t k = 0; all_dims && k < v->rank; k++) all_dims = v->dims[k] >= 0;
-  int resolved = op == 1 ? all_dims : v->value != NULL;
-  if (resolved) s->resolved++;
-  else if (op != 2 && v->rank_known) s->partial++;
-  else s->unknown++;
-}
-
-static void print_summary(const summary *s, int json) {
+/* The summary (docs/cli.md, "infer"): nodes of each kind, how much is known
+ * of their outputs, and the operators analysis does not evaluate. */
+static void print_summary(const onnxshape_infer_summary *s, int json) {
   if (json) {
     printf("{\"summary\":{\"nodes\":{\"Shape\":%lu,\"Reshape\":%lu,\"Size\":%lu},"
-           "\"resolved\":%lu,\"partial\":%lu,\"unknown\":%lu,\"not_evaluated\":{}}}\n",
-           s->nodes[0], s->nodes[1], s->nodes[2], s->resolved, s->partial, s->unknown);
+           "\"resolved\":%lu,\"partial\":%lu,\"unknown\":%lu,\"not_evaluated\":{",
+           (unsigned long)s->shape_nodes, (unsigned long)s->reshape_nodes,
+           (unsigned long)s->size_nodes, (unsigned long)s->resolved, (unsigned long)s->partial,
+           (unsigned long)s->unknown);
   } else {
-    printf("summary: %lu Shape, %lu Reshape, %lu Size; %lu resolved, %lu partial, %lu unknown\n",
-           s->nodes[0], s->nodes[1], s->nodes[2], s->resolved, s->partial, s->unknown);
+    printf("summary: %lu Shape, %lu Reshape, %lu Size; %lu resolved, %lu partial, %lu unknown",
+           (unsigned long)s->shape_nodes, (unsigned long)s->reshape_nodes,
+           (unsigned long)s->size_nodes, (unsigned long)s->resolved, (unsigned long)s->partial,
+           (unsigned long)s->unknown);
+    if (s->n_not_evaluated > 0) fputs("; not evaluated:", stdout);
   }
+  for (size_t i = 0; i < s->n_not_evaluated; i++) {
+    const onnxshape_op_count *c = &s->not_evaluated[i];
+    if (json) {
+      /* the key: OP, or DOMAIN:OP outside the default domain */
+      size_t dl = strlen(c->domain), ol = strlen(c->op);
+      char *key = malloc(dl + ol + 2);
+      if (key == NULL) continue;
+      if (dl > 0) {
+        memcpy(key, c->domain, dl);
+        key[dl++] = ':';
+      }
+      memcpy(key + dl, c->op, ol + 1);
+      if (i > 0) fputc(',', stdout);
+      cli_put_json_string(stdout, key, dl + ol);
+      printf(":%lu", (unsigned long)c->count);
+      free(key);
+    } else {
+      fputs(i > 0 ? ", " : " ", stdout);
+      if (c->domain[0] != '\0') {
+        cli_put_name(stdout, c->domain);
+        fputc(':', stdout);
+      }
+      cli_put_name(stdout, c->op);
+      printf(" %lu", (unsigned long)c->count);
+    }
+  }
+  if (s->not_evaluated_more > 0 && !json) {
+    printf(", and %lu more nodes", (unsigned long)s->not_evaluated_more);
+  }
+  fputs(json ? "}}}\n" : "\n", stdout);
+}
+
+/* A non-negative decimal number of digits only, fitting int64. */
+static int parse_dim(const char *s, size_t len, int64_t *v) {
+  if (len == 0 || len > 19) return 0;
+  uint64_t x = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] < '0' || s[i] > '9') return 0;
+    x = x * 10u + (uint64_t)(s[i] - '0');
+  }
+  if (x > (uint64_t)INT64_MAX) return 0;
+  *v = (int64_t)x;
+  return 1;
+}
+
+/* --input NAME=D0,D1,... (NAME= alone: a scalar); the last '=' ends NAME. */
+static int parse_input(char *arg, onnxshape_input_dims *in, int64_t **store) {
+  char *eq = strrchr(arg, '=');
+  if (eq == NULL || eq == arg) return 0;
+  *eq = '\0';
+  const char *list = eq + 1;
+  size_t n = *list == '\0' ? 0 : 1;
+  for (const char *p = list; *p != '\0'; p++) n += *p == ',';
+  int64_t *dims = malloc((n + 1) * sizeof *dims);
+  if (dims == NULL) return 0;
+  *store = dims;
+  const char *p = list;
+  for (size_t k = 0; k < n; k++) {
+    const char *end = strchr(p, ',');
+    size_t len = end != NULL ? (size_t)(end - p) : strlen(p);
+    if (!parse_dim(p, len, &dims[k])) return 0;
+    p += len + 1;
+  }
+  in->name = arg;
+  in->rank = n;
+  in->dims = dims;
+  return 1;
+}
+
+/* --dim SYMBOL=VALUE */
+static int parse_symbol(char *arg, onnxshape_dim_binding *b) {
+  char *eq = strrchr(arg, '=');
+  if (eq == NULL || eq == arg) return 0;
+  *eq = '\0';
+  b->symbol = arg;
+  return parse_dim(eq + 1, strlen(eq + 1), &b->value);
+}
+
+/* The value of option `name` at argv[*i] ("--name V" or "--name=V"), or NULL. */
+static char *option_value(int argc, char **argv, int *i, const char *name) {
+  size_t len = strlen(name);
+  if (strncmp(argv[*i], name, len) != 0) return NULL;
+  if (argv[*i][len] == '=') return argv[*i] + len + 1;
+  if (argv[*i][len] != '\0' || *i + 1 >= argc) return NULL;
+  return argv[++*i];
 }
 
 int cli_infer(int argc, char **argv) {
   const char *model = NULL;
   int json = 0;
-  for (int i = 0; i < argc; i++) {
-    if (strcmp(argv[i], "--json") == 0) json = 1;
-    else if (argv[i][0] == '-' && argv[i][1] != '\0')
-      return cli_usage_error("unknown option '%s'", cli_shown(argv[i]));
-    else if (model != NULL) return cli_usage_error("unexpected argument '%s'", cli_shown(argv[i]));
-    else model = argv[i];
+  size_t n = (size_t)argc + 1;
+  onnxshape_input_dims *inputs = calloc(n, sizeof *inputs);
+  int64_t **stores = calloc(n, sizeof *stores);
+  onnxshape_dim_binding *dims = calloc(n, sizeof *dims);
+  onnxshape_infer_options opts = {inputs, 0, dims, 0};
+  int rc = EXIT_OK;
+  if (inputs == NULL || stores == NULL || dims == NULL) {
+    cli_error("%s", "out of memory");
+    rc = EXIT_INVALID;
   }
-  if (model == NULL) return cli_usage_error("%s", "infer needs a MODEL");
+  for (int i = 0; i < argc && rc == EXIT_OK; i++) {
+    char *v;
+    if (strcmp(argv[i], "--json") == 0) {
+      json = 1;
+    } else if (strncmp(argv[i], "--input", 7) == 0 && (argv[i][7] == '\0' || argv[i][7] == '=')) {
+      const char *shown = argv[i];
+      v = option_value(argc, argv, &i, "--input");
+      if (v == NULL) rc = cli_usage_error("%s needs NAME=D0,D1,...", cli_shown(shown));
+      else if (!parse_input(v, &inputs[opts.n_inputs], &stores[opts.n_inputs]))
+        rc = cli_usage_error("bad --input '%s' (NAME=D0,D1,..., each dim a number >= 0)", cli_shown(v));
+      else opts.n_inputs++;
+    } else if (strncmp(argv[i], "--dim", 5) == 0 && (argv[i][5] == '\0' || argv[i][5] == '=')) {
+      const char *shown = argv[i];
+      v = option_value(argc, argv, &i, "--dim");
+      if (v == NULL) rc = cli_usage_error("%s needs SYMBOL=VALUE", cli_shown(shown));
+      else if (!parse_symbol(v, &dims[opts.n_dims]))
+        rc = cli_usage_error("bad --dim '%s' (SYMBOL=VALUE, a number >= 0)", cli_shown(v));
+      else opts.n_dims++;
+    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+      rc = cli_usage_error("unknown option '%s'", cli_shown(argv[i]));
+    } else if (model != NULL) {
+      rc = cli_usage_error("unexpected argument '%s'", cli_shown(argv[i]));
+    } else {
+      model = argv[i];
+    }
+  }
+  if (rc == EXIT_OK && model == NULL) rc = cli_usage_error("%s", "infer needs a MODEL");
   onnxshape_model *m = NULL;
-  int rc = cli_load_model(model, &m);
-  if (rc != EXIT_OK) return rc;
+  if (rc == EXIT_OK) rc = cli_load_model(model, &m);
   onnxshape_inference *inf = NULL;
-  onnxshape_diag d;
-  onnxshape_diag_init(&d);
-  onnxshape_status st = onnxshape_model_infer(m, &inf, &d);
-  if (st != ONNXSHAPE_OK) {
-    cli_error("%s: %s", cli_shown(model), d.message);
-    onnxshape_model_free(m);
-    return EXIT_INVALID;
+  if (rc == EXIT_OK) {
+    onnxshape_diag d;
+    onnxshape_diag_init(&d);
+    onnxshape_status st = onnxshape_model_infer_with(m, &opts, &inf, &d);
+    if (st == ONNXSHAPE_ERR_NOT_FOUND || st == ONNXSHAPE_ERR_INVALID_ARGUMENT) {
+      rc = cli_usage_error("%s", d.message);
+    } else if (st != ONNXSHAPE_OK) {
+      cli_error("%s: %s", cli_shown(model), d.message);
+      rc = st == ONNXSHAPE_ERR_OUT_OF_MEMORY ? EXIT_USAGE : EXIT_INVALID;
+    }
   }
-  summary s;
-  memset(&s, 0, sizeof s);
-  for (size_t i = 0; i < onnxshape_inference_count(inf); i++) {
-    const onnxshape_value_info *v = onnxshape_inference_get(inf, i);
-    if (json) print_json(v);
-    else print_human(v);
-    count(&s, v);
+  if (rc == EXIT_OK) {
+    for (size_t i = 0; i < onnxshape_inference_count(inf); i++) {
+      const onnxshape_value_info *v = onnxshape_inference_get(inf, i);
+      if (json) print_json(v);
+      else print_human(v);
+    }
+    print_summary(onnxshape_inference_summary(inf), json);
   }
-  print_summary(&s, json);
   onnxshape_inference_free(inf);
   onnxshape_model_free(m);
-  return EXIT_OK;
+  for (size_t k = 0; stores != NULL && k < n; k++) free(stores[k]);
+  free(stores);
+  free(inputs);
+  free(dims);
+  return rc;
 }

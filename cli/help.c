@@ -11,7 +11,7 @@
 static const char usage_text[] =
     "usage: onnxshape run MODEL [-i [NAME=]FILE]... [-o DIR [--format pb|npy]] [--json]\n"
     "       onnxshape test [--json] DIR...\n"
-    "       onnxshape infer [--json] MODEL\n"
+    "       onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--json] MODEL\n"
     "       onnxshape check [--profile sonnx] [--json] MODEL\n"
     "       onnxshape help [COMMAND] | --help | --version\n";
 
@@ -78,24 +78,29 @@ static const command_help pages[] = {
      "example:\n"
      "  onnxshape test onnx-tests/test_reshape_*\n"},
     {"infer",
-     "usage: onnxshape infer [--json] MODEL\n"
+     "usage: onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--json] MODEL\n"
      "\n"
-     "Print what is known of every value without input data: graph inputs,\n"
-     "initializers, then node outputs in order, as 'NAME: TYPE [DIMS]', then\n"
-     "'= VALUES' for known int64 values of up to 16 elements and, for a node's\n"
-     "output, 'from OP-VERSION \"NODE\"'. Symbolic dims stay symbolic; '?' is an\n"
-     "unknown type or dim, '[...]' an unknown rank. A last line sums up the\n"
-     "Shape, Reshape and Size outputs: resolved, partial or unknown.\n"
+     "Print what is known of every value without input data, in every graph\n"
+     "(subgraphs after their path): graph inputs, initializers, then node\n"
+     "outputs in order, as 'NAME: TYPE [DIMS]', then '= VALUES' for known integer\n"
+     "values of up to 16 elements and, for a node's output, 'from OP-VERSION\n"
+     "\"NODE\"'. Any operator may appear: Shape, Reshape, Size and the integer\n"
+     "operators that compute their targets are evaluated, other nodes take their\n"
+     "value_info (docs/analysis.md). '?' is an unknown type, dim or value, '[...]'\n"
+     "an unknown rank. A last line sums up the Shape, Reshape and Size outputs\n"
+     "(resolved, partial, unknown) and the operators not evaluated.\n"
      "\n"
      "options:\n"
-     "  --json      one JSON object per value (docs/cli.md)\n"
-     "  -h, --help  this page\n"
+     "  --input NAME=D0,D1,...  fix graph input NAME's dims (and its symbols)\n"
+     "  --dim SYMBOL=VALUE      bind a symbolic dim everywhere\n"
+     "  --json                  one JSON object per value (docs/cli.md)\n"
+     "  -h, --help              this page\n"
      "\n"
      "exit status: 0 analysed; 1 invalid model or a node that cannot succeed\n"
      "whatever the data; 2 usage or file error.\n"
      "\n"
      "example:\n"
-     "  onnxshape infer examples/demo.onnx\n"},
+     "  onnxshape infer examples/demo.onnx --input x=2,3,4\n"},
     {"check",
      "usage: onnxshape check [--profile sonnx] [--json] MODEL\n"
      "\n"

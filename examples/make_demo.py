@@ -3,7 +3,7 @@
 """Writes examples/demo.onnx and examples/demo_input.pb, the model `make demo`
 runs: Constant, Shape, Size and Reshape chained on a [N,3,4] float input.
 
-    x [N,3,4] --Reshape(Constant [0,-1], allowzero=0)--> matrix [N,12]
+    x [N,3,4] --Reshape(Constant [-1,12], allowzero=0)--> matrix [N,12]
     matrix    --Shape(start=0, end=2)-->                 matrix_shape [2]
     x         --Size-->                                  count []
     x         --Shape(start=1, end=3)-->                 inner_dims [2]
@@ -24,7 +24,7 @@ from onnxpb import A_INT, A_INTS, attr, model, node, tensor, value_info  # noqa:
 
 here = os.path.dirname(os.path.abspath(__file__))
 m = model(
-    [node("Constant", [], ["target"], [attr("value_ints", A_INTS, [0, -1])], name="target"),
+    [node("Constant", [], ["target"], [attr("value_ints", A_INTS, [-1, 12])], name="target"),
      node("Reshape", ["x", "target"], ["matrix"], [attr("allowzero", A_INT, 0)],
           name="flatten_rows"),
      node("Shape", ["matrix"], ["matrix_shape"], [attr("start", A_INT, 0), attr("end", A_INT, 2)],

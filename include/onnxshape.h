@@ -1138,6 +1138,13 @@ ONNXSHAPE_API const onnxshape_tensor *onnxshape_result_tensor(const onnxshape_re
 /** Free @p result. NULL is allowed. */
 ONNXSHAPE_API void onnxshape_result_free(onnxshape_result *result);
 
+/** One element of a value (or one dim): a number, a symbol, or unknown. */
+typedef struct onnxshape_elem {
+  int known;         /**< 1 when value holds the number */
+  int64_t value;     /**< the number, when known */
+  const char *param; /**< the symbol (a dim_param, e.g. "N") when not a number, or NULL */
+} onnxshape_elem;
+
 /** What is known about one value without input data. */
 typedef struct onnxshape_value_info {
   const char *name;
@@ -1150,8 +1157,55 @@ typedef struct onnxshape_value_info {
   const char *node;          /**< the producing node's name ("" when unnamed), or NULL for a
                                   graph input or initializer */
   const char *op;            /**< the producing node's operator type, or NULL */
-  int version;               /**< the producing node's operator version, or 0 */
+  int version;               /**< the producing node's operator version, or 0 (also for an
+                                  operator whose versions onnxshape does not know) */
+  const char *graph;         /**< "" for the main graph, else the subgraph's path, such as
+                                  "If_3/then_branch" (node name or OP#INDEX, then attribute) */
+  const char *domain;        /**< the producing node's domain ("" for the default), or NULL */
+  size_t n_values;           /**< elements of values, 0 when no element is known */
+  const onnxshape_elem *values; /**< the value's elements in row-major order, for integer
+                                     and bool tensors of at most 1024 elements */
 } onnxshape_value_info;
+
+/** A graph input's dims fixed for analysis (`--input NAME=D0,D1,...`). */
+typedef struct onnxshape_input_dims {
+  const char *name;
+  size_t rank;
+  const int64_t *dims; /**< rank entries, each >= 0 */
+} onnxshape_input_dims;
+
+/** A symbolic dim bound to a number everywhere (`--dim SYMBOL=VALUE`). */
+typedef struct onnxshape_dim_binding {
+  const char *symbol;
+  int64_t value; /**< >= 0 */
+} onnxshape_dim_binding;
+
+/** What analysis assumes about the inputs; all may be empty. */
+typedef struct onnxshape_infer_options {
+  const onnxshape_input_dims *inputs;
+  size_t n_inputs;
+  const onnxshape_dim_binding *dims;
+  size_t n_dims;
+} onnxshape_infer_options;
+
+/** A count of nodes of one operator. */
+typedef struct onnxshape_op_count {
+  const char *domain; /**< "" for the default domain */
+  const char *op;
+  size_t count;
+} onnxshape_op_count;
+
+/** The totals of one analysis. */
+typedef struct onnxshape_infer_summary {
+  size_t shape_nodes, reshape_nodes, size_nodes; /**< in all graphs */
+  size_t resolved; /**< Shape/Reshape/Size outputs whose dims (and, for Shape and Size, values)
+                        are all numbers */
+  size_t partial;  /**< the others of known rank */
+  size_t unknown;  /**< those of unknown rank */
+  size_t n_not_evaluated;                 /**< operators whose nodes analysis does not evaluate */
+  const onnxshape_op_count *not_evaluated; /**< with their node counts, in order of first use */
+  size_t not_evaluated_more; /**< nodes of further operators past the first 64 listed */
+} onnxshape_infer_summary;
 
 /** The values of a model, as onnxshape_model_infer() determined them. */
 typedef struct onnxshape_inference onnxshape_inference;
@@ -1167,7 +1221,24 @@ typedef struct onnxshape_inference onnxshape_inference;
 ONNXSHAPE_API onnxshape_status onnxshape_model_infer(const onnxshape_model *model,
                                                     onnxshape_inference **out,
                                                     onnxshape_diag *diag);
-/** Number of values: graph inputs, initializers, then node outputs in order. */
+/**
+ * As onnxshape_model_infer(), with input dims and symbols fixed by @p opts
+ * (NULL: none). The model may hold any operator of any domain, and
+ * subgraphs: docs/analysis.md says what is evaluated.
+ * @return also ONNXSHAPE_ERR_NOT_FOUND (a binding names no graph input) and
+ *         ONNXSHAPE_ERR_INVALID_ARGUMENT (a binding that contradicts the
+ *         input's declaration, a negative dim, an input bound twice).
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_model_infer_with(const onnxshape_model *model,
+                                                         const onnxshape_infer_options *opts,
+                                                         onnxshape_inference **out,
+                                                         onnxshape_diag *diag);
+/** The totals of @p inf (never NULL for a result of onnxshape_model_infer()). */
+ONNXSHAPE_API const onnxshape_infer_summary *onnxshape_inference_summary(
+    const onnxshape_inference *inf);
+/** Number of values: per graph (the main graph first, then each subgraph
+ *  after the graph that holds it), graph inputs, initializers, then node
+ *  outputs in order. */
 ONNXSHAPE_API size_t onnxshape_inference_count(const onnxshape_inference *inf);
 /** Value @p i, or NULL. */
 ONNXSHAPE_API const onnxshape_value_info *onnxshape_inference_get(const onnxshape_inference *inf,
@@ -1188,9 +1259,14 @@ ONNXSHAPE_API void onnxshape_inference_free(onnxshape_inference *inf);
 typedef enum onnxshape_profile_rule {
   ONNXSHAPE_PROFILE_DEFAULT = 1, /**< an attribute is left to its default */
   ONNXSHAPE_PROFILE_SPARSE = 2,  /**< a sparse tensor is used */
-  ONNXSHAPE_PROFILE_DOMAIN = 3   /**< a node's inputs or attributes are outside its valid
+  ONNXSHAPE_PROFILE_DOMAIN = 3,  /**< a node's inputs or attributes are outside its valid
                                       domain, known without running (e.g. a constant Reshape
-                                      target with two -1) */
+                                      target with two -1); also in a subgraph that may not run */
+  ONNXSHAPE_PROFILE_CONFLICT = 4, /**< a declared type or shape (value_info, graph output)
+                                       contradicts the computed one */
+  ONNXSHAPE_PROFILE_PORTABILITY = 5 /**< a node whose result depends on a point where the
+                                         specification and widely used implementations
+                                         disagree (docs/divergences.md) */
 } onnxshape_profile_rule;
 
 /** The findings of one check. */

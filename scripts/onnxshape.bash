@@ -35,7 +35,8 @@ _onnxshape() {
     local opts
     case $cmd in
       run) opts="-i -o --format --json --help" ;;
-      test|infer) opts="--json --help" ;;
+      test) opts="--json --help" ;;
+      infer) opts="--input --dim --json --help" ;;
       check) opts="--profile --json --help" ;;
       *) opts="--help" ;;
     esac

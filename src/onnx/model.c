@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -89,25 +90,28 @@ static inline void *model_alloc(onnxshape_model *m, size_t n, size_t size) {
 
 void onnxshape_model_free(onnxshape_model *m) {
   if (m == NULL) return;
-  for (size_t i = 0; i < m->n_inits; i++) onnxshape_owned_tensor_free(m->inits[i]);
-  for (size_t i = 0; i < m->n_nodes; i++) {
-    graph_node *n = &m->nodes[i];
-    for (size_t a = 0; a < n->n_attrs; a++) onnxshape_owned_tensor_free(n->attrs[a].t);
-    onnxshape_owned_tensor_free(n->constant);
+  for (size_t k = 0; k < m->n_graphs; k++) {
+    const model_graph *g = m->graphs[k];
+    for (size_t i = 0; i < g->n_inits; i++) onnxshape_owned_tensor_free(g->inits[i]);
+    for (size_t i = 0; i < g->n_nodes; i++) {
+      graph_node *n = &g->nodes[i];
+      for (size_t a = 0; a < n->n_attrs; a++) onnxshape_owned_tensor_free(n->attrs[a].t);
+      onnxshape_owned_tensor_free(n->constant);
+    }
   }
   onnxshape__arena_release(m->arena); /* the model, its arrays and the decoded ModelProto */
 }
 
-size_t onnxshape_model_input_count(const onnxshape_model *m) { return m ? m->n_inputs : 0; }
+size_t onnxshape_model_input_count(const onnxshape_model *m) { return m ? m->g.n_inputs : 0; }
 const char *onnxshape_model_input_name(const onnxshape_model *m, size_t i) {
-  return m && i < m->n_inputs ? m->inputs[i].name : NULL;
+  return m && i < m->g.n_inputs ? m->g.inputs[i].name : NULL;
 }
 int onnxshape_model_input_has_default(const onnxshape_model *m, size_t i) {
-  return m && i < m->n_inputs && m->slots[m->input_slots[i]].init != NULL;
+  return m && i < m->g.n_inputs && m->slot[m->g.input_slots[i]]->init != NULL;
 }
-size_t onnxshape_model_output_count(const onnxshape_model *m) { return m ? m->n_outputs : 0; }
+size_t onnxshape_model_output_count(const onnxshape_model *m) { return m ? m->g.n_outputs : 0; }
 const char *onnxshape_model_output_name(const onnxshape_model *m, size_t i) {
-  return m && i < m->n_outputs ? m->outputs[i].name : NULL;
+  return m && i < m->g.n_outputs ? m->g.outputs[i].name : NULL;
 }
 int64_t onnxshape_model_opset(const onnxshape_model *m) { return m ? m->opset : 0; }
 
@@ -146,27 +150,43 @@ static inline size_t name_hash(const char *name) {
   return (size_t)(h ^ (h >> 32));
 }
 
-/* The slot named `name`, or -1; *free_at is where the index would take it. */
-static inline long find_slot_at(const onnxshape_model *m, const char *name, size_t *free_at) {
-  size_t at = name_hash(name) & m->slot_mask;
-  for (size_t e; (e = m->slot_index[at]) != 0; at = (at + 1) & m->slot_mask) {
-    const char *s = m->slots[e - 1].name;
+/* The local index of the slot named `name` in g alone, or -1; *free_at is
+ * where the index would take it. */
+static inline long find_slot_at(const model_graph *g, const char *name, size_t *free_at) {
+  size_t at = name_hash(name) & g->slot_mask;
+  for (size_t e; (e = g->slot_index[at]) != 0; at = (at + 1) & g->slot_mask) {
+    const char *s = g->slots[e - 1].name;
     if (s[0] == name[0] && strcmp(s, name) == 0) return (long)(e - 1);
   }
   *free_at = at;
   return -1;
 }
 
-long onnxshape__model_find_slot(const onnxshape_model *m, const char *name) {
-  size_t unused;
-  return find_slot_at(m, name, &unused);
+long onnxshape__graph_find_slot(const model_graph *g, const char *name) {
+  for (; g != NULL; g = g->parent) {
+    size_t unused;
+    long i = find_slot_at(g, name, &unused);
+    if (i >= 0) return (long)g->slots[i].id;
+  }
+  return -1;
 }
 
+/* A declaration of a value. The main graph's inputs and outputs must be
+ * tensors of a known element type; value_info and a subgraph's inputs and
+ * outputs may say less (no type, another kind of value): has_type stays 0. */
 static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto *vi,
-                                  value_decl *d, const char *what, onnxshape_diag *diag) {
+                                  value_decl *d, const char *what, int strict,
+                                  onnxshape_diag *diag) {
   d->name = vi->name != NULL ? vi->name : "";
   if (d->name[0] == '\0') return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "a graph {} has no name", ONNXSHAPE__ARGS(ARG_STR(what)));
   const Onnx__TypeProto *tp = vi->type;
+  if (!strict) {
+    const Onnx__TypeProto__Tensor *tt =
+        tp != NULL && tp->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ? tp->tensor_type : NULL;
+    if (tt == NULL || !tt->has_elem_type || onnxshape_type_get(tt->elem_type) == NULL) {
+      if (tt == NULL || tt->shape == NULL) return ONNXSHAPE_OK;
+    }
+  }
   if (tp == NULL || tp->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
                  "graph {} '{}' has no type (ONNX requires one for graph inputs and outputs)", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name)));
@@ -177,11 +197,13 @@ static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto
                  "are not supported)", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name)));
   }
   const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
-  if (!tt->has_elem_type || onnxshape_type_get(tt->elem_type) == NULL) {
+  if (!strict && (!tt->has_elem_type || onnxshape_type_get(tt->elem_type) == NULL)) {
+    /* a shape without a (known) element type */
+  } else if (!tt->has_elem_type || onnxshape_type_get(tt->elem_type) == NULL) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "graph {} '{}' has {} element type {}", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name), ARG_NAME(tt->has_elem_type ? "unknown" : "no"), ARG_INT(tt->elem_type)));
   }
-  d->has_type = 1;
-  d->elem_type = tt->elem_type;
+  d->has_type = tt->has_elem_type && onnxshape_type_get(tt->elem_type) != NULL;
+  d->elem_type = d->has_type ? tt->elem_type : 0;
   if (tt->shape != NULL) {
     d->has_shape = 1;
     d->rank = tt->shape->n_dim;
@@ -206,18 +228,25 @@ static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto
   return ONNXSHAPE_OK;
 }
 
-static onnxshape_status add_slot(onnxshape_model *m, const char *name, slot_kind kind,
-                                 size_t *index, onnxshape_diag *diag) {
+/* A new value named `name` in g: *id is its id in the model, *local its
+ * index in g->slots. A name may be defined once per graph; a node output
+ * (ssa) also not in an enclosing graph, as ONNX's single static assignment
+ * requires (a subgraph's inputs and initializers may shadow outer names). */
+static onnxshape_status add_slot(onnxshape_model *m, model_graph *g, const char *name,
+                                 slot_kind kind, int ssa, size_t *local, onnxshape_diag *diag) {
   size_t at = 0;
-  if (find_slot_at(m, name, &at) >= 0) {
+  if (find_slot_at(g, name, &at) >= 0 ||
+      (ssa && g->parent != NULL && onnxshape__graph_find_slot(g->parent, name) >= 0)) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "the name '{}' is defined twice", ONNXSHAPE__ARGS(ARG_NAME(name)));
   }
-  value_slot *s = &m->slots[m->n_slots];
+  value_slot *s = &g->slots[g->n_slots];
   s->name = name;
   s->kind = kind;
   s->init = NULL;
-  *index = m->n_slots++;
-  m->slot_index[at] = m->n_slots;
+  s->graph = g;
+  s->id = m->n_slots++;
+  *local = g->n_slots++;
+  g->slot_index[at] = g->n_slots;
   return ONNXSHAPE_OK;
 }
 
@@ -329,6 +358,19 @@ static onnxshape_status load_constant_value(onnxshape_model *m, graph_node *n,
   return ONNXSHAPE_OK;
 }
 
+/* An attribute's numbers, lists of numbers and string, as they are in the
+ * decoded AttributeProto. */
+static void copy_scalars(node_attr *a, const Onnx__AttributeProto *ap) {
+  a->i = ap->i;
+  a->f = ap->f;
+  a->ints = ap->ints;
+  a->n_ints = ap->n_ints;
+  a->floats = ap->floats;
+  a->n_floats = ap->n_floats;
+  a->s.data = (const char *)ap->s.data;
+  a->s.length = ap->s.len;
+}
+
 /* Checks one attribute against the version's list and decodes it. */
 static onnxshape_status load_attr(onnxshape_model *m, graph_node *n, const Onnx__AttributeProto *ap,
                                   node_attr *a, const op_attr *specs, size_t n_specs,
@@ -350,14 +392,7 @@ static onnxshape_status load_attr(onnxshape_model *m, graph_node *n, const Onnx_
   if (a->type != spec->type) {
     return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '{}' has type {}; it must be {}", ONNXSHAPE__ARGS(ARG_NAME(a->name), ARG_STR(attr_type_name(a->type)), ARG_STR(attr_type_name(spec->type))));
   }
-  a->i = ap->i;
-  a->f = ap->f;
-  a->ints = ap->ints;
-  a->n_ints = ap->n_ints;
-  a->floats = ap->floats;
-  a->n_floats = ap->n_floats;
-  a->s.data = (const char *)ap->s.data;
-  a->s.length = ap->s.len;
+  copy_scalars(a, ap);
   if (a->type == ATTR_STRINGS && ap->n_strings > 0) {
     a->strings = model_alloc(m, ap->n_strings, sizeof *a->strings);
     if (a->strings == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
@@ -387,9 +422,8 @@ static onnxshape_status resolve_operator(const onnxshape_model *m, graph_node *n
                                          const op_attr **specs, size_t *n_specs, size_t *n_in,
                                          onnxshape_diag *diag) {
   if (!is_default_domain(np->domain)) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR,
-                 "operator '{}' of domain '{}' is not supported (only the default domain)",
-                 ONNXSHAPE__ARGS(ARG_NAME(n->op_type), ARG_NAME(np->domain)));
+    n->kind = NODE_OTHER;
+    return ONNXSHAPE_OK;
   }
   onnxshape_op op;
   if (onnxshape_op_from_name(n->op_type, &op) == ONNXSHAPE_OK) {
@@ -424,10 +458,21 @@ static onnxshape_status resolve_operator(const onnxshape_model *m, graph_node *n
     *n_in = 1;
     return ONNXSHAPE_OK;
   }
-  return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR,
-               "operator '{}' is not supported (onnxshape runs Shape, Reshape, Size, Constant "
-               "and Identity)",
-               ONNXSHAPE__ARGS(ARG_NAME(n->op_type)));
+  aop a;
+  if (onnxshape__aop_find(n->op_type, m->opset, &a, &n->version) && n->version > 0) {
+    n->kind = (node_kind)(NODE_AOP + (int)a);
+  } else {
+    n->kind = NODE_OTHER;
+    n->version = 0;
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* 1 for the nodes checked as strictly as the kernels: Shape, Reshape, Size,
+ * Constant, Identity. */
+static int strict_kind(node_kind k) {
+  return k == NODE_SHAPE || k == NODE_RESHAPE || k == NODE_SIZE || k == NODE_CONSTANT ||
+         k == NODE_IDENTITY;
 }
 
 /* Every attribute of the node: defined for its version, of the right type,
@@ -486,10 +531,166 @@ static onnxshape_status kernel_attrs(graph_node *n, onnxshape_diag *diag) {
   return ONNXSHAPE_OK;
 }
 
+/* Input `in` of node n: defined earlier in g or a graph around it. */
+static onnxshape_status connect_input(const model_graph *g, const graph_node *n, const char *in,
+                                      size_t *id, onnxshape_diag *diag) {
+  long s = onnxshape__graph_find_slot(g, in);
+  if (s < 0) {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
+                 "input '{}' is not a graph input, an initializer or the output of an earlier "
+                 "node",
+                 ONNXSHAPE__ARGS(ARG_NAME(in)));
+  }
+  *id = (size_t)s;
+  return ONNXSHAPE_OK;
+}
+
+/* Output `out` of node n: a new name. */
+static onnxshape_status connect_output(onnxshape_model *m, model_graph *g, graph_node *n,
+                                       const char *out, size_t *id, onnxshape_diag *diag) {
+  size_t unused;
+  if (find_slot_at(g, out, &unused) >= 0 ||
+      (g->parent != NULL && onnxshape__graph_find_slot(g->parent, out) >= 0)) {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output '{}' is already defined",
+                 ONNXSHAPE__ARGS(ARG_NAME(out)));
+  }
+  size_t local;
+  onnxshape_status st = add_slot(m, g, out, SLOT_NODE, 1, &local, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  g->slots[local].producer = n;
+  *id = g->slots[local].id;
+  return ONNXSHAPE_OK;
+}
+
+/* The inputs and outputs of a node that is not checked strictly: any
+ * number, "" for one left out; every other input defined earlier, every
+ * output a new name. */
+static onnxshape_status connect_other(onnxshape_model *m, model_graph *g, graph_node *n,
+                                      const Onnx__NodeProto *np, onnxshape_diag *diag) {
+  n->inputs = model_alloc(m, np->n_input + 1, sizeof *n->inputs);
+  n->outputs = model_alloc(m, np->n_output + 1, sizeof *n->outputs);
+  if (n->inputs == NULL || n->outputs == NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  }
+  for (size_t i = 0; i < np->n_input; i++) {
+    const char *in = np->input[i];
+    n->inputs[i] = NO_SLOT;
+    n->n_inputs = i + 1;
+    if (in == NULL || in[0] == '\0') continue;
+    onnxshape_status st = connect_input(g, n, in, &n->inputs[i], diag);
+    if (st != ONNXSHAPE_OK) return st;
+  }
+  for (size_t i = 0; i < np->n_output; i++) {
+    const char *out = np->output[i];
+    n->outputs[i] = NO_SLOT;
+    n->n_outputs = i + 1;
+    if (out == NULL || out[0] == '\0') continue;
+    onnxshape_status st = connect_output(m, g, n, out, &n->outputs[i], diag);
+    if (st != ONNXSHAPE_OK) return st;
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* Subgraphs nest at most this deep (LIMIT-SUBGRAPH-DEPTH): each level is
+ * decoded from bytes the level above holds, so deeper nesting would cost
+ * memory in the depth times the size. Real models nest 2 or 3 deep. */
+#define MAX_SUBGRAPH_DEPTH 32u
+
+static onnxshape_status load_graph(onnxshape_model *m, model_graph *g, const Onnx__GraphProto *gp,
+                                   onnxshape_diag *diag);
+
+/* The subgraph in `bytes` of attribute `attr` of node n of g (the k-th of
+ * a GRAPHS attribute when many). */
+static onnxshape_status load_subgraph(onnxshape_model *m, model_graph *g, graph_node *n,
+                                      const char *attr, const ProtobufCBinaryData *bytes,
+                                      int many, size_t k, onnxshape_diag *diag) {
+  if (g->depth + 1 > MAX_SUBGRAPH_DEPTH) {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
+                 "attribute '{}': subgraphs nest more than {} deep", ONNXSHAPE__ARGS(ARG_NAME(attr), ARG_UINT(MAX_SUBGRAPH_DEPTH)));
+  }
+  ProtobufCMessage *msg;
+  onnxshape_status st = onnxshape__pb_decode_in(&onnx__graph_proto__descriptor, bytes->data,
+                                                bytes->len, m->arena, &msg);
+  if (st == ONNXSHAPE_ERR_MALFORMED) {
+    return NFAIL(n, st, "attribute '{}' is not a valid GraphProto", ONNXSHAPE__ARGS(ARG_NAME(attr)));
+  }
+  if (st != ONNXSHAPE_OK) return onnxshape__error(diag, st, "out of memory", ONNXSHAPE__NO_ARGS);
+  model_graph *sub = model_alloc(m, 1, sizeof *sub);
+  node_subgraph *entry = &n->subgraphs[n->n_subgraphs];
+  /* The path: enclosing path, node (name, or OP#INDEX), attribute. */
+  const char *node = n->name[0] != '\0' ? n->name : NULL;
+  size_t need = strlen(g->path) + strlen(n->label) + strlen(n->op_type) + strlen(attr) + 48;
+  char *path = model_alloc(m, need, 1);
+  if (sub == NULL || path == NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  }
+  size_t at = 0;
+  if (g->path[0] != '\0') at += (size_t)snprintf(path, need, "%s/", g->path);
+  if (node != NULL) {
+    at += (size_t)snprintf(path + at, need - at, "%s/%s", node, attr);
+  } else {
+    at += (size_t)snprintf(path + at, need - at, "%s#%zu/%s", n->op_type,
+                           (size_t)(n - g->nodes), attr);
+  }
+  if (many) (void)snprintf(path + at, need - at, "[%zu]", k);
+  sub->path = path;
+  sub->parent = g;
+  sub->owner = n;
+  sub->depth = g->depth + 1;
+  entry->attr = attr;
+  entry->graph = sub;
+  n->n_subgraphs++;
+  const char *node_label = diag->node;
+  st = load_graph(m, sub, (const Onnx__GraphProto *)msg, diag);
+  diag->node = node_label;
+  return st;
+}
+
+/* The attributes of a node that is not checked strictly, as far as analysis
+ * needs them: every scalar and list as it is, ConstantOfShape's `value`
+ * tensor decoded, every GRAPH and GRAPHS attribute loaded as a subgraph. */
+static onnxshape_status load_other_attrs(onnxshape_model *m, model_graph *g, graph_node *n,
+                                         const Onnx__NodeProto *np, onnxshape_diag *diag) {
+  size_t graphs = 0;
+  for (size_t i = 0; i < np->n_attribute; i++) {
+    const Onnx__AttributeProto *ap = np->attribute[i];
+    graphs += (ap->has_g ? 1u : 0u) + ap->n_graphs;
+  }
+  n->attrs = model_alloc(m, np->n_attribute + 1, sizeof *n->attrs);
+  n->subgraphs = model_alloc(m, graphs + 1, sizeof *n->subgraphs);
+  if (n->attrs == NULL || n->subgraphs == NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  }
+  for (size_t i = 0; i < np->n_attribute; i++) {
+    const Onnx__AttributeProto *ap = np->attribute[i];
+    node_attr *a = &n->attrs[i];
+    n->n_attrs = i + 1;
+    a->name = ap->name != NULL ? ap->name : "";
+    a->type = ap->has_type ? (int)ap->type : 0;
+    copy_scalars(a, ap);
+    onnxshape_status st = ONNXSHAPE_OK;
+    if (ap->has_g) st = load_subgraph(m, g, n, a->name, &ap->g, 0, 0, diag);
+    for (size_t k = 0; k < ap->n_graphs && st == ONNXSHAPE_OK; k++) {
+      st = load_subgraph(m, g, n, a->name, &ap->graphs[k], 1, k, diag);
+    }
+    if (st == ONNXSHAPE_OK && n->kind == (node_kind)(NODE_AOP + (int)AOP_CONSTANT_OF_SHAPE) &&
+        strcmp(a->name, "value") == 0 && ap->t != NULL) {
+      onnxshape_diag inner;
+      onnxshape_diag_init(&inner);
+      st = onnxshape__tensor_from_proto(ap->t, m->ext, m->arena, &n->constant, &inner);
+      if (st != ONNXSHAPE_OK) {
+        return NFAIL(n, st, "attribute '{}': {}", ONNXSHAPE__ARGS(ARG_NAME(a->name), ARG_TEXT(inner.message)));
+      }
+    }
+    if (st != ONNXSHAPE_OK) return st;
+  }
+  return ONNXSHAPE_OK;
+}
+
 /* The node's inputs (exactly n_in, each defined before the node) and its one
  * output (a new name). */
-static onnxshape_status connect(onnxshape_model *m, graph_node *n, const Onnx__NodeProto *np,
-                                size_t n_in, onnxshape_diag *diag) {
+static onnxshape_status connect(onnxshape_model *m, model_graph *g, graph_node *n,
+                                const Onnx__NodeProto *np, size_t n_in, onnxshape_diag *diag) {
   if (np->n_input != n_in) {
     return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "takes {} input{}; the node has {}",
                  ONNXSHAPE__ARGS(ARG_UINT(n_in), ARG_STR(n_in == 1 ? "" : "s"),
@@ -512,29 +713,19 @@ static onnxshape_status connect(onnxshape_model *m, graph_node *n, const Onnx__N
       return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "input {} is empty; it is not optional",
                    ONNXSHAPE__ARGS(ARG_UINT(i)));
     }
-    long s = onnxshape__model_find_slot(m, in);
-    if (s < 0) {
-      return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
-                   "input '{}' is not a graph input, an initializer or the output of an earlier "
-                   "node",
-                   ONNXSHAPE__ARGS(ARG_NAME(in)));
-    }
-    n->inputs[i] = (size_t)s;
+    onnxshape_status st = connect_input(g, n, in, &n->inputs[i], diag);
+    if (st != ONNXSHAPE_OK) return st;
   }
   const char *out = np->output[0];
   if (out == NULL || out[0] == '\0') {
     return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output 0 is empty", ONNXSHAPE__NO_ARGS);
   }
-  if (onnxshape__model_find_slot(m, out) >= 0) {
-    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output '{}' is already defined",
-                 ONNXSHAPE__ARGS(ARG_NAME(out)));
-  }
-  return add_slot(m, out, SLOT_NODE, &n->outputs[0], diag);
+  return connect_output(m, g, n, out, &n->outputs[0], diag);
 }
 
-static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np, size_t index,
-                                  onnxshape_diag *diag) {
-  graph_node *n = &m->nodes[index];
+static onnxshape_status load_node(onnxshape_model *m, model_graph *g, const Onnx__NodeProto *np,
+                                  size_t index, onnxshape_diag *diag) {
+  graph_node *n = &g->nodes[index];
   n->name = np->name != NULL ? np->name : "";
   n->op_type = np->op_type != NULL ? np->op_type : "";
   if (n->name[0] != '\0') {
@@ -547,83 +738,206 @@ static onnxshape_status load_node(onnxshape_model *m, const Onnx__NodeProto *np,
   op_attr kernel_specs[2];
   const op_attr *specs = NULL;
   size_t n_specs = 0, n_in = 0;
+  n->domain = is_default_domain(np->domain) ? "" : np->domain;
   onnxshape_status st = resolve_operator(m, n, np, kernel_specs, &specs, &n_specs, &n_in, diag);
-  if (st == ONNXSHAPE_OK) st = load_attrs(m, n, np, specs, n_specs, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  if (!strict_kind(n->kind)) {
+    st = load_other_attrs(m, g, n, np, diag);
+    diag->node = n->label;
+    if (st == ONNXSHAPE_OK) st = connect_other(m, g, n, np, diag);
+    return st;
+  }
+  st = load_attrs(m, n, np, specs, n_specs, diag);
   if (st == ONNXSHAPE_OK) st = kernel_attrs(n, diag);
   if (st == ONNXSHAPE_OK && n->kind == NODE_CONSTANT) st = load_constant_value(m, n, diag);
-  if (st == ONNXSHAPE_OK) st = connect(m, n, np, n_in, diag);
+  if (st == ONNXSHAPE_OK) st = connect(m, g, n, np, n_in, diag);
   return st;
 }
 
-static onnxshape_status load_graph(onnxshape_model *m, const Onnx__GraphProto *g,
-                                   onnxshape_diag *diag) {
-  if (g->n_sparse_initializer > 0) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "sparse initializers are not supported", ONNXSHAPE__NO_ARGS);
+/* A sparse initializer: its name, element type and dims, as a declaration
+ * (analysis sees its type and dims; nothing runs it). */
+static onnxshape_status load_sparse(onnxshape_model *m, model_graph *g, const ProtobufCBinaryData *b,
+                                    size_t i, onnxshape_diag *diag) {
+  ProtobufCMessage *msg;
+  onnxshape_status st = onnxshape__pb_decode_in(&onnx__sparse_tensor_proto__descriptor, b->data,
+                                                b->len, m->arena, &msg);
+  if (st == ONNXSHAPE_ERR_MALFORMED) {
+    return onnxshape__error(diag, st, "sparse initializer {} is not a valid SparseTensorProto",
+                            ONNXSHAPE__ARGS(ARG_UINT(i)));
   }
-  size_t cap = g->n_input + g->n_initializer + g->n_node + 1;
-  size_t index_size = 8;
-  while (index_size / 2 < cap && index_size <= SIZE_MAX / 4) index_size *= 2;
-  m->slot_mask = index_size - 1;
-  m->slot_index = index_size / 2 >= cap ? model_alloc(m, index_size, sizeof *m->slot_index) : NULL;
-  m->slots = model_alloc(m, cap, sizeof *m->slots);
-  m->inits = model_alloc(m, g->n_initializer + 1, sizeof *m->inits);
-  m->inputs = model_alloc(m, g->n_input + 1, sizeof *m->inputs);
-  m->input_slots = model_alloc(m, g->n_input + 1, sizeof *m->input_slots);
-  m->outputs = model_alloc(m, g->n_output + 1, sizeof *m->outputs);
-  m->output_slots = model_alloc(m, g->n_output + 1, sizeof *m->output_slots);
-  m->nodes = model_alloc(m, g->n_node + 1, sizeof *m->nodes);
-  if (!m->slot_index || !m->slots || !m->inits || !m->inputs || !m->input_slots || !m->outputs ||
-      !m->output_slots || !m->nodes) {
+  if (st != ONNXSHAPE_OK) return onnxshape__error(diag, st, "out of memory", ONNXSHAPE__NO_ARGS);
+  const Onnx__SparseTensorProto *sp = (const Onnx__SparseTensorProto *)msg;
+  const char *name = sp->values != NULL && sp->values->name != NULL ? sp->values->name : "";
+  if (name[0] == '\0') {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "sparse initializer {} has no name",
+                            ONNXSHAPE__ARGS(ARG_UINT(i)));
+  }
+  value_decl *d = model_alloc(m, 1, sizeof *d);
+  decl_dim *dims = model_alloc(m, sp->n_dims + 1, sizeof *dims);
+  if (d == NULL || dims == NULL) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
-  for (size_t i = 0; i < g->n_input; i++) {
-    onnxshape_status st = load_decl(m, g->input[i], &m->inputs[i], "input", diag);
-    m->n_inputs = i + 1;
-    if (st != ONNXSHAPE_OK) return st;
-    st = add_slot(m, m->inputs[i].name, SLOT_INPUT, &m->input_slots[i], diag);
-    if (st != ONNXSHAPE_OK) return st;
-    m->slots[m->input_slots[i]].input_index = i;
+  d->name = name;
+  d->has_type = sp->values->has_data_type && onnxshape_type_get(sp->values->data_type) != NULL;
+  d->elem_type = d->has_type ? sp->values->data_type : 0;
+  d->has_shape = 1;
+  d->rank = sp->n_dims;
+  d->dims = dims;
+  for (size_t k = 0; k < sp->n_dims; k++) {
+    if (sp->dims[k] < 0) {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
+                              "sparse initializer '{}' has dim {} = {}",
+                              ONNXSHAPE__ARGS(ARG_NAME(name), ARG_UINT(k), ARG_INT(sp->dims[k])));
+    }
+    dims[k].value = sp->dims[k];
   }
-  for (size_t i = 0; i < g->n_initializer; i++) {
+  size_t local;
+  st = add_slot(m, g, name, SLOT_SPARSE, 0, &local, diag);
+  if (st == ONNXSHAPE_OK) g->slots[local].decl = d;
+  return st;
+}
+
+/* The declaration (value_info, then a graph output) that names each value
+ * of g, for values that nothing evaluates. */
+static void attach_decls(model_graph *g) {
+  for (size_t i = 0; i < g->n_value_info; i++) {
+    size_t unused;
+    long s = find_slot_at(g, g->value_info[i].name, &unused);
+    if (s >= 0 && g->slots[s].decl == NULL) g->slots[s].decl = &g->value_info[i];
+  }
+  for (size_t i = 0; i < g->n_outputs; i++) {
+    size_t unused;
+    long s = find_slot_at(g, g->outputs[i].name, &unused);
+    if (s >= 0 && g->slots[s].decl == NULL) g->slots[s].decl = &g->outputs[i];
+  }
+}
+
+static onnxshape_status load_graph(onnxshape_model *m, model_graph *g, const Onnx__GraphProto *gp,
+                                   onnxshape_diag *diag) {
+  int main_graph = g->parent == NULL;
+  size_t cap = gp->n_input + gp->n_initializer + gp->n_sparse_initializer + 1;
+  for (size_t i = 0; i < gp->n_node; i++) cap += gp->node[i]->n_output; /* bounded by the bytes */
+  size_t index_size = 8;
+  while (index_size / 2 < cap && index_size <= SIZE_MAX / 4) index_size *= 2;
+  g->slot_mask = index_size - 1;
+  g->slot_index = index_size / 2 >= cap ? model_alloc(m, index_size, sizeof *g->slot_index) : NULL;
+  g->slots = model_alloc(m, cap, sizeof *g->slots);
+  g->inits = model_alloc(m, gp->n_initializer + 1, sizeof *g->inits);
+  g->inputs = model_alloc(m, gp->n_input + 1, sizeof *g->inputs);
+  g->input_slots = model_alloc(m, gp->n_input + 1, sizeof *g->input_slots);
+  g->outputs = model_alloc(m, gp->n_output + 1, sizeof *g->outputs);
+  g->output_slots = model_alloc(m, gp->n_output + 1, sizeof *g->output_slots);
+  g->value_info = model_alloc(m, gp->n_value_info + 1, sizeof *g->value_info);
+  g->nodes = model_alloc(m, gp->n_node + 1, sizeof *g->nodes);
+  model_graph **graphs = m->n_graphs <= SIZE_MAX / 2 / sizeof *graphs
+                             ? model_alloc(m, m->n_graphs + 1, sizeof *graphs)
+                             : NULL;
+  if (!g->slot_index || !g->slots || !g->inits || !g->inputs || !g->input_slots || !g->outputs ||
+      !g->output_slots || !g->value_info || !g->nodes || !graphs) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  }
+  /* The list of graphs grows by one: a copy per graph, in the arena (the
+   * old list stays there; graphs are few, real models have tens). */
+  if (m->n_graphs > 0) memcpy(graphs, m->graphs, m->n_graphs * sizeof *graphs);
+  graphs[m->n_graphs++] = g;
+  m->graphs = graphs;
+  for (size_t i = 0; i < gp->n_input; i++) {
+    onnxshape_status st = load_decl(m, gp->input[i], &g->inputs[i], "input", main_graph, diag);
+    g->n_inputs = i + 1;
+    if (st != ONNXSHAPE_OK) return st;
+    size_t local;
+    st = add_slot(m, g, g->inputs[i].name, SLOT_INPUT, 0, &local, diag);
+    if (st != ONNXSHAPE_OK) return st;
+    g->slots[local].input_index = i;
+    g->slots[local].decl = &g->inputs[i];
+    g->input_slots[i] = g->slots[local].id;
+  }
+  for (size_t i = 0; i < gp->n_initializer; i++) {
     onnxshape_owned_tensor *t;
     onnxshape_status st =
-        onnxshape__tensor_from_proto(g->initializer[i], m->ext, m->arena, &t, diag);
+        onnxshape__tensor_from_proto(gp->initializer[i], m->ext, m->arena, &t, diag);
     if (st != ONNXSHAPE_OK) return st;
-    m->inits[m->n_inits++] = t;
+    g->inits[g->n_inits++] = t;
     if (t->name[0] == '\0') return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "initializer {} has no name", ONNXSHAPE__ARGS(ARG_UINT(i)));
-    long s = onnxshape__model_find_slot(m, t->name);
-    if (s >= 0 && m->slots[s].init != NULL) {
+    size_t unused;
+    long s = find_slot_at(g, t->name, &unused);
+    if (s >= 0 && (g->slots[s].init != NULL || g->slots[s].kind != SLOT_INPUT)) {
       return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "the name '{}' is defined twice", ONNXSHAPE__ARGS(ARG_NAME(t->name)));
     }
     if (s >= 0) { /* a graph input with a default value, which must fit its declaration */
-      st = onnxshape__decl_check(&m->inputs[m->slots[s].input_index], t->view.type, t->view.rank,
+      st = onnxshape__decl_check(&g->inputs[g->slots[s].input_index], t->view.type, t->view.rank,
                                  t->view.dims, "its initializer is", 1, diag);
       if (st != ONNXSHAPE_OK) return st;
-      m->slots[s].init = t;
+      g->slots[s].init = t;
       continue;
     }
-    size_t idx;
-    st = add_slot(m, t->name, SLOT_INITIALIZER, &idx, diag);
+    size_t local;
+    st = add_slot(m, g, t->name, SLOT_INITIALIZER, 0, &local, diag);
     if (st != ONNXSHAPE_OK) return st;
-    m->slots[idx].init = t;
+    g->slots[local].init = t;
   }
-  for (size_t i = 0; i < g->n_node; i++) {
-    onnxshape_status st = load_node(m, g->node[i], i, diag);
-    m->n_nodes = i + 1;
+  for (size_t i = 0; i < gp->n_sparse_initializer; i++) {
+    onnxshape_status st = load_sparse(m, g, &gp->sparse_initializer[i], i, diag);
+    if (st != ONNXSHAPE_OK) return st;
+  }
+  for (size_t i = 0; i < gp->n_value_info; i++) {
+    onnxshape_status st = load_decl(m, gp->value_info[i], &g->value_info[i], "value_info", 0, diag);
+    g->n_value_info = i + 1;
+    if (st != ONNXSHAPE_OK) return st;
+  }
+  for (size_t i = 0; i < gp->n_node; i++) {
+    onnxshape_status st = load_node(m, g, gp->node[i], i, diag);
+    g->n_nodes = i + 1;
     if (st != ONNXSHAPE_OK) return st;
   }
   diag->node = NULL;
-  if (g->n_output == 0) return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "the graph has no outputs", ONNXSHAPE__NO_ARGS);
-  for (size_t i = 0; i < g->n_output; i++) {
-    onnxshape_status st = load_decl(m, g->output[i], &m->outputs[i], "output", diag);
-    m->n_outputs = i + 1;
+  if (main_graph && gp->n_output == 0) return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "the graph has no outputs", ONNXSHAPE__NO_ARGS);
+  for (size_t i = 0; i < gp->n_output; i++) {
+    onnxshape_status st = load_decl(m, gp->output[i], &g->outputs[i], "output", main_graph, diag);
+    g->n_outputs = i + 1;
     if (st != ONNXSHAPE_OK) return st;
-    long s = onnxshape__model_find_slot(m, m->outputs[i].name);
+    long s = onnxshape__graph_find_slot(g, g->outputs[i].name);
     if (s < 0) {
       return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
-                   "graph output '{}' is not produced by any node, input or initializer", ONNXSHAPE__ARGS(ARG_NAME(m->outputs[i].name)));
+                   "graph output '{}' is not produced by any node, input or initializer", ONNXSHAPE__ARGS(ARG_NAME(g->outputs[i].name)));
     }
-    m->output_slots[i] = (size_t)s;
+    g->output_slots[i] = (size_t)s;
+  }
+  attach_decls(g);
+  return ONNXSHAPE_OK;
+}
+
+/* Model-local functions: each decoded, with a name. Nothing evaluates them;
+ * a node that calls one is an operator of its domain like any other. */
+static onnxshape_status load_functions(onnxshape_model *m, const Onnx__ModelProto *mp,
+                                       onnxshape_diag *diag) {
+  for (size_t i = 0; i < mp->n_functions; i++) {
+    ProtobufCMessage *msg;
+    onnxshape_status st = onnxshape__pb_decode_in(&onnx__function_proto__descriptor,
+                                                  mp->functions[i].data, mp->functions[i].len,
+                                                  m->arena, &msg);
+    if (st == ONNXSHAPE_ERR_MALFORMED) {
+      return onnxshape__error(diag, st, "function {} is not a valid FunctionProto",
+                              ONNXSHAPE__ARGS(ARG_UINT(i)));
+    }
+    if (st != ONNXSHAPE_OK) return onnxshape__error(diag, st, "out of memory", ONNXSHAPE__NO_ARGS);
+    const Onnx__FunctionProto *f = (const Onnx__FunctionProto *)msg;
+    if (f->name == NULL || f->name[0] == '\0') {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "function {} has no name",
+                              ONNXSHAPE__ARGS(ARG_UINT(i)));
+    }
+    m->n_functions = i + 1;
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* Every value by id, once all graphs are loaded. */
+static onnxshape_status index_slots(onnxshape_model *m, onnxshape_diag *diag) {
+  m->slot = model_alloc(m, m->n_slots + 1, sizeof *m->slot);
+  if (m->slot == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  for (size_t k = 0; k < m->n_graphs; k++) {
+    model_graph *g = m->graphs[k];
+    for (size_t i = 0; i < g->n_slots; i++) m->slot[g->slots[i].id] = &g->slots[i];
   }
   return ONNXSHAPE_OK;
 }
@@ -677,7 +991,10 @@ onnxshape_status onnxshape__model_load(const void *proto, onnxshape__arena *a,
     st = onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "the model has no graph", ONNXSHAPE__NO_ARGS);
   } else {
     st = load_opset(m, mp, diag);
-    if (st == ONNXSHAPE_OK) st = load_graph(m, mp->graph, diag);
+    m->g.path = "";
+    if (st == ONNXSHAPE_OK) st = load_functions(m, mp, diag);
+    if (st == ONNXSHAPE_OK) st = load_graph(m, &m->g, mp->graph, diag);
+    if (st == ONNXSHAPE_OK) st = index_slots(m, diag);
   }
   diag->node = caller_node;
   m->ext = NULL;
@@ -776,15 +1093,18 @@ onnxshape_status onnxshape_model_check_files(const onnxshape_model *m, onnxshape
   if (m == NULL) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_check_files: NULL argument", ONNXSHAPE__NO_ARGS);
   }
-  for (size_t i = 0; i < m->n_inits; i++) {
-    onnxshape_status st = onnxshape__map_check(&m->inits[i]->map, diag);
-    if (st != ONNXSHAPE_OK) return st;
-  }
-  for (size_t i = 0; i < m->n_nodes; i++) {
-    const graph_node *n = &m->nodes[i];
-    if (n->constant == NULL) continue;
-    onnxshape_status st = onnxshape__map_check(&n->constant->map, diag);
-    if (st != ONNXSHAPE_OK) return st;
+  for (size_t k = 0; k < m->n_graphs; k++) {
+    const model_graph *g = m->graphs[k];
+    for (size_t i = 0; i < g->n_inits; i++) {
+      onnxshape_status st = onnxshape__map_check(&g->inits[i]->map, diag);
+      if (st != ONNXSHAPE_OK) return st;
+    }
+    for (size_t i = 0; i < g->n_nodes; i++) {
+      const graph_node *n = &g->nodes[i];
+      if (n->constant == NULL) continue;
+      onnxshape_status st = onnxshape__map_check(&n->constant->map, diag);
+      if (st != ONNXSHAPE_OK) return st;
+    }
   }
   onnxshape__diag_clear(diag);
   return ONNXSHAPE_OK;
@@ -866,4 +1186,53 @@ void onnxshape__sparse_uses(const void *proto, void (*report)(void *ctx, const c
   sparse_decls(g->input, g->n_input, "input", report, ctx);
   sparse_decls(g->output, g->n_output, "output", report, ctx);
   sparse_decls(g->value_info, g->n_value_info, "value_info", report, ctx);
+}
+
+/* ---- operators by count ------------------------------------------------ */
+
+void onnxshape__count_op(const graph_node *n, op_count *counts, size_t *n_counts, size_t cap,
+                         size_t *more) {
+  const char *domain = n->domain != NULL ? n->domain : "";
+  for (size_t k = 0; k < *n_counts; k++) {
+    if (strcmp(counts[k].op, n->op_type) == 0 && strcmp(counts[k].domain, domain) == 0) {
+      counts[k].count++;
+      return;
+    }
+  }
+  if (*n_counts == cap) {
+    (*more)++;
+    return;
+  }
+  counts[(*n_counts)++] = (op_count){domain, n->op_type, 1};
+}
+
+size_t onnxshape__count_ops(const model_graph *g, int (*select)(const graph_node *n),
+                            op_count *counts, size_t cap, size_t *more) {
+  size_t n = 0;
+  *more = 0;
+  for (size_t i = 0; i < g->n_nodes; i++) {
+    if (select(&g->nodes[i])) onnxshape__count_op(&g->nodes[i], counts, &n, cap, more);
+  }
+  return n;
+}
+
+void onnxshape__op_counts_text(const op_count *counts, size_t n, size_t more, char *buf,
+                               size_t cap) {
+  size_t at = 0;
+  buf[0] = '\0';
+  for (size_t k = 0; k < n && at + 1 < cap; k++) {
+    if (counts[k].domain[0] != '\0') {
+      at += onnxshape__format(buf + at, cap - at, "{}{}:{} ({})",
+                              ONNXSHAPE__ARGS(ARG_STR(k > 0 ? ", " : ""), ARG_NAME(counts[k].domain),
+                                              ARG_NAME(counts[k].op), ARG_UINT(counts[k].count)));
+    } else {
+      at += onnxshape__format(buf + at, cap - at, "{}{} ({})",
+                              ONNXSHAPE__ARGS(ARG_STR(k > 0 ? ", " : ""), ARG_NAME(counts[k].op),
+                                              ARG_UINT(counts[k].count)));
+    }
+  }
+  if (more > 0 && at + 1 < cap) {
+    (void)onnxshape__format(buf + at, cap - at, ", and {} more nodes of other operators",
+                            ONNXSHAPE__ARGS(ARG_UINT(more)));
+  }
 }

@@ -5,17 +5,26 @@
 #ifndef ONNXSHAPE_MODEL_H
 #define ONNXSHAPE_MODEL_H
 
+#include "aops.h"
 #include "fileio.h"
 #include "onnxshape.h"
 
-/* Operators the runner knows besides the three kernels. */
+/* What a node is: one of the three kernels, Constant or Identity (checked
+ * strictly, run by `run`), an operator of ANALYSIS-OPS (aops.h: evaluated by
+ * static analysis only, NODE_AOP + its aop), or any other operator of any
+ * domain (loaded as far as names and scopes go, never evaluated). */
 typedef enum node_kind {
   NODE_SHAPE = ONNXSHAPE_OP_SHAPE,
   NODE_RESHAPE = ONNXSHAPE_OP_RESHAPE,
   NODE_SIZE = ONNXSHAPE_OP_SIZE,
   NODE_CONSTANT = 10,
-  NODE_IDENTITY = 11
+  NODE_IDENTITY = 11,
+  NODE_OTHER = 12,
+  NODE_AOP = 32
 } node_kind;
+
+/* An optional input or output left empty (""). */
+#define NO_SLOT ((size_t)-1)
 
 /* AttributeProto.AttributeType, with ONNX's numbers (the public header's
  * onnxshape_attr_type has the two the kernels take, with the same numbers). */
@@ -85,16 +94,27 @@ typedef struct node_attr {
   onnxshape_owned_tensor *t;
 } node_attr;
 
+typedef struct model_graph model_graph;
+
+/* A GRAPH or GRAPHS attribute's graph (one entry per graph). */
+typedef struct node_subgraph {
+  const char *attr;
+  model_graph *graph;
+} node_subgraph;
+
 typedef struct graph_node {
   const char *name;   /* may be "" */
+  const char *domain; /* "" for the default domain (also for "ai.onnx") */
   const char *label;  /* the name quoted in messages: name, or "#<index>" when unnamed */
   char unnamed[24];   /* "#<index>" */
   const char *op_type;
-  node_kind kind;
-  int version;        /* resolved since_version */
+  node_kind kind;     /* NODE_AOP + aop for the operators of aops.h */
+  int version;        /* resolved since_version; 0 when not known (NODE_OTHER) */
   size_t n_inputs, n_outputs;
-  size_t *inputs;     /* slot indices */
-  size_t *outputs;
+  size_t *inputs;     /* slot ids (NO_SLOT: an optional input left empty) */
+  size_t *outputs;    /* slot ids (NO_SLOT: an optional output left empty) */
+  size_t n_subgraphs;
+  node_subgraph *subgraphs; /* in attribute order */
   size_t n_attrs;
   node_attr *attrs;
   /* Decoded attributes for the kernels. */
@@ -102,18 +122,50 @@ typedef struct graph_node {
   onnxshape_reshape_attrs reshape_attrs;
   const int64_t *reshape1_shape; /* Reshape-1's `shape` attribute */
   size_t reshape1_len;
-  onnxshape_owned_tensor *constant; /* Constant's value */
+  onnxshape_owned_tensor *constant; /* Constant's value; ConstantOfShape's `value` */
 } graph_node;
 
 /* Where a slot's value comes from before any node runs. */
-typedef enum slot_kind { SLOT_INPUT, SLOT_INITIALIZER, SLOT_NODE } slot_kind;
+typedef enum slot_kind { SLOT_INPUT, SLOT_INITIALIZER, SLOT_SPARSE, SLOT_NODE } slot_kind;
 
 typedef struct value_slot {
   const char *name;
   slot_kind kind;
+  size_t id;                    /* its number in the model (onnxshape_model.slot) */
+  const model_graph *graph;     /* the graph that defines it */
   onnxshape_owned_tensor *init; /* initializer, when there is one */
-  size_t input_index;           /* index into inputs, for SLOT_INPUT */
+  size_t input_index;           /* index into the graph's inputs, for SLOT_INPUT */
+  const value_decl *decl;       /* what value_info, a graph output declaration or a
+                                   sparse initializer says of it, or NULL */
+  const graph_node *producer;   /* for SLOT_NODE */
 } value_slot;
+
+/* A graph: the model's main graph, or a subgraph (an attribute of a node),
+ * which sees the names of the graphs around it. */
+struct model_graph {
+  const char *path;          /* "" for the main graph; else the enclosing path, "/", the
+                                node's name (or OP#INDEX), "/", the attribute (and "[k]"
+                                for the k-th of a GRAPHS attribute) */
+  const model_graph *parent; /* NULL for the main graph */
+  const graph_node *owner;   /* the node whose attribute it is, or NULL */
+  size_t depth;              /* 0 for the main graph */
+  size_t n_inputs;           /* graph inputs, in file order */
+  value_decl *inputs;
+  size_t *input_slots;       /* slot ids */
+  size_t n_outputs;
+  value_decl *outputs;
+  size_t *output_slots;
+  size_t n_value_info;
+  value_decl *value_info;
+  size_t n_slots;
+  value_slot *slots;         /* the names this graph defines */
+  size_t *slot_index;        /* open-addressing hash of their names: local index + 1, 0 empty */
+  size_t slot_mask;          /* its size - 1 (a power of two, at least twice the slots) */
+  size_t n_inits;
+  onnxshape_owned_tensor **inits;
+  size_t n_nodes;
+  graph_node *nodes;
+};
 
 struct onnxshape_model {
   int64_t opset;        /* default-domain opset */
@@ -121,20 +173,13 @@ struct onnxshape_model {
   size_t source_len;    /* bytes of the encoded model (LIMIT-MEMORY) */
   void *proto;          /* the decoded ModelProto, allocated in arena */
   struct onnxshape__arena *arena; /* the model's memory, released as a whole */
-  size_t n_inputs;      /* graph inputs, in file order */
-  value_decl *inputs;
-  size_t *input_slots;
-  size_t n_outputs;
-  value_decl *outputs;
-  size_t *output_slots;
-  size_t n_slots;
-  value_slot *slots;
-  size_t *slot_index; /* open-addressing hash of the slot names: slot + 1, 0 empty */
-  size_t slot_mask;   /* its size - 1 (a power of two, at least twice the slots) */
-  size_t n_inits;
-  onnxshape_owned_tensor **inits;
-  size_t n_nodes;
-  graph_node *nodes;
+  model_graph g;        /* the main graph */
+  size_t n_graphs;      /* every graph, the main graph first, then subgraphs in the order
+                           they are met (an enclosing graph's node before its subgraphs) */
+  model_graph **graphs;
+  size_t n_slots;       /* the values of all graphs */
+  value_slot **slot;    /* by id */
+  size_t n_functions;   /* model-local functions (FunctionProto), decoded and named */
 };
 
 /* Tensor decoding, shared by the model and tensor-file loaders. `msg` is an
@@ -156,9 +201,10 @@ onnxshape_status onnxshape__decl_check(const value_decl *d, int32_t type, size_t
                                        const int64_t *dims, const char *as, int model_error,
                                        onnxshape_diag *diag);
 
-/* The slot of the value named `name` (graph input, initializer or node
- * output), or -1: a hash lookup, in time independent of the graph's size. */
-long onnxshape__model_find_slot(const onnxshape_model *m, const char *name);
+/* The id of the value named `name` (graph input, initializer or node
+ * output) in graph g or the graphs around it (the innermost first), or -1: a
+ * hash lookup per graph, in time independent of the graph's size. */
+long onnxshape__graph_find_slot(const model_graph *g, const char *name);
 
 /* onnxshape_tensor_read_file uses a raw_data of at least this many bytes in
  * place, in the mapped file (default 64 KiB; the fuzz target lowers it). */
@@ -220,10 +266,37 @@ void onnxshape__sparse_uses(const void *proto, void (*report)(void *ctx, const c
                             void *ctx);
 
 /* Static inference (onnxshape_model_infer) that goes on after a node that
- * cannot succeed whatever the data, calling report(ctx, message) for each.
+ * cannot succeed whatever the data, calling report(ctx, rule, message) for
+ * each, and for every conflict and portability risk (rule: an
+ * onnxshape_profile_rule).
  * (src/runtime/infer.c) */
-onnxshape_status onnxshape__model_infer_all(const onnxshape_model *m,
-                                            void (*report)(void *ctx, const char *message),
+typedef void (*onnxshape__report_fn)(void *ctx, int rule, const char *message);
+onnxshape_status onnxshape__model_infer_all(const onnxshape_model *m, onnxshape__report_fn report,
                                             void *ctx, onnxshape_diag *diag);
+
+/* Operators by count, for messages and summaries. */
+typedef struct op_count {
+  const char *domain; /* "" for the default domain */
+  const char *op;
+  size_t count;
+} op_count;
+/* Distinct operators listed at most (a hostile model may have a million). */
+#define ONNXSHAPE__OP_COUNT_MAX 64u
+/* Adds node n's operator to counts (n_counts listed, at most cap; a node
+ * whose operator does not fit counts in *more). (src/onnx/model.c) */
+void onnxshape__count_op(const graph_node *n, op_count *counts, size_t *n_counts, size_t cap,
+                         size_t *more);
+/* The operators of g's nodes (not of its subgraphs) for which select(node)
+ * is 1, in order of first use, at most cap of them (*more: how many other
+ * nodes are left uncounted); returns how many were listed. */
+size_t onnxshape__count_ops(const model_graph *g, int (*select)(const graph_node *n),
+                            op_count *counts, size_t cap, size_t *more);
+/* "Conv (12), com.microsoft:FusedConv (1)" (and ", and N more nodes"),
+ * names escaped, cut to fit `cap`. */
+void onnxshape__op_counts_text(const op_count *counts, size_t n, size_t more, char *buf,
+                               size_t cap);
+/* ONNXSHAPE_OK when `run` can execute every node of the model, else
+ * ONNXSHAPE_ERR_UNKNOWN_OPERATOR naming the others (src/runtime/run.c). */
+onnxshape_status onnxshape__runnable(const onnxshape_model *m, onnxshape_diag *diag);
 
 #endif

@@ -620,3 +620,18 @@ onnxshape_status onnxshape__pb_decode(const ProtobufCMessageDescriptor *desc, co
   *msg = m;
   return ONNXSHAPE_OK;
 }
+
+onnxshape_status onnxshape__pb_decode_in(const ProtobufCMessageDescriptor *desc,
+                                         const uint8_t *bytes, size_t len, onnxshape__arena *arena,
+                                         ProtobufCMessage **msg) {
+  static const uint8_t none[1] = {0};
+  if (bytes == NULL) bytes = none; /* empty bytes have no buffer */
+  ProtobufCMessage *m = onnxshape__pb_fast_decode(desc, bytes, len, arena);
+  if (m == NULL && !arena->over_limit && !arena->out_of_memory) {
+    m = protobuf_c_message_unpack(desc, &arena->allocator, len, bytes);
+  }
+  *msg = m;
+  if (m != NULL) return ONNXSHAPE_OK;
+  return arena->over_limit || arena->out_of_memory ? ONNXSHAPE_ERR_OUT_OF_MEMORY
+                                                    : ONNXSHAPE_ERR_MALFORMED;
+}

@@ -35,4 +35,13 @@ onnxshape_status onnxshape__pb_decode(const ProtobufCMessageDescriptor *desc, co
                                       size_t len, size_t limit, onnxshape__arena **arena,
                                       ProtobufCMessage **msg, int *limited);
 
+/* Decodes `len` bytes as a message of `desc` into `arena` (a model's, for a
+ * subgraph, a function or a sparse tensor held as bytes): the fast decoder,
+ * else protobuf-c. ONNXSHAPE_OK and *msg; ONNXSHAPE_ERR_MALFORMED; or
+ * ONNXSHAPE_ERR_OUT_OF_MEMORY (arena->over_limit says when it was the
+ * arena's limit). What a failed attempt allocated stays in the arena. */
+onnxshape_status onnxshape__pb_decode_in(const ProtobufCMessageDescriptor *desc,
+                                         const uint8_t *bytes, size_t len, onnxshape__arena *arena,
+                                         ProtobufCMessage **msg);
+
 #endif

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* What can be known of every value without input data. Dims are numbers,
- * symbols (dim_param) or unknown; 1-D int64 values (Shape's output, Reshape's
- * target) are tracked element by element the same way, so that
- * Reshape(x, Shape(y)) keeps y's symbols. */
+/* What can be known of every value of a model without input data
+ * (docs/analysis.md). A value has an element type, dims (each a number, a
+ * symbol or unknown; or unknown rank) and, for integer and bool tensors of at
+ * most MAX_ENUM elements, element values known the same way. Shape, Reshape
+ * and Size go through the kernels' own rule code; the operators exporters
+ * use to compute Reshape targets (src/onnx/aops.h) are evaluated here,
+ * exactly where the ONNX specification determines the result and unknown
+ * elsewhere; every other node's outputs take what value_info or a graph
+ * output declaration says. Subgraphs see the values around them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,40 +18,16 @@
 #include "../core/le.h"
 #include "../onnx/model.h"
 #include "../ops/reshape_rules.h"
-
-/* An element (dim or value) is a number (known), a symbol, or unknown. */
-typedef struct sym {
-  int known;
-  int64_t v;
-  const char *param;
-} sym;
-
-typedef struct slot_info {
-  int32_t type;
-  int rank_known;
-  size_t rank;
-  sym *dims;
-  int vals_known;   /* 1 when vals describes a 1-D int64 or scalar int64 value */
-  size_t n_vals;
-  sym *vals;
-  const onnxshape_tensor *value; /* fully known value */
-} slot_info;
-
-/* A tensor's dims, and an integer tensor's values, are followed one by one
- * up to this many (LIMIT-MEMORY): a longer target gives an output of unknown
- * rank, a longer value is not tracked. Real models stay far below it. */
-#define MAX_ENUM 1024u
+#include "analysis.h"
 
 struct onnxshape_inference {
   size_t n;
   onnxshape_value_info *infos;
-  slot_info *slots;
+  slot_info *slots;        /* by slot id */
   onnxshape__arena *arena; /* everything else, within the model's memory limit */
+  onnxshape_infer_summary summary;
+  onnxshape_op_count counts[ONNXSHAPE__OP_COUNT_MAX];
 };
-
-static void *inf_alloc(onnxshape_inference *inf, size_t bytes) {
-  return onnxshape__arena_alloc(inf->arena, bytes);
-}
 
 void onnxshape_inference_free(onnxshape_inference *inf) {
   if (inf == NULL) return;
@@ -62,343 +43,428 @@ const onnxshape_value_info *onnxshape_inference_get(const onnxshape_inference *i
   return inf && i < inf->n ? &inf->infos[i] : NULL;
 }
 
-#define OOM() out_of_memory(inf, diag)
+const onnxshape_infer_summary *onnxshape_inference_summary(const onnxshape_inference *inf) {
+  return inf ? &inf->summary : NULL;
+}
 
-/* Out of memory, or past the limit of LIMIT-MEMORY. */
-static onnxshape_status out_of_memory(const onnxshape_inference *inf, onnxshape_diag *diag) {
-  if (inf != NULL && inf->arena != NULL && inf->arena->over_limit) {
+/* ---- one analysis ------------------------------------------------------ */
+
+typedef struct analysis {
+  const onnxshape_model *m;
+  const onnxshape_infer_options *opts;
+  an_ctx ctx;
+  onnxshape__report_fn report;
+  void *report_ctx;
+  onnxshape_diag *diag;
+  onnxshape_dim_binding *derived; /* symbols fixed by --input (a declared N bound to 2) */
+  size_t n_derived, cap_derived;
+} analysis;
+
+static onnxshape_status out_of_memory(const an_ctx *c, onnxshape_diag *diag) {
+  if (c->arena->over_limit) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY,
                  "static inference would take more than {} MiB of memory beside the model "
                  "(" ONNXSHAPE__LIMIT_TEXT ")",
-                 ONNXSHAPE__ARGS(ARG_UINT(inf->arena->limit >> 20)));
+                 ONNXSHAPE__ARGS(ARG_UINT(c->arena->limit >> 20)));
   }
   return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
 }
 
-static int set_rank(onnxshape_inference *inf, slot_info *s, size_t rank) {
-  s->rank_known = 1;
-  s->rank = rank;
-  s->dims = inf_alloc(inf, (rank + 1) * sizeof(sym));
-  return s->dims != NULL;
-}
-
-/* Fills s from a concrete tensor; int64 vectors and scalars also as values. */
-static int from_tensor(onnxshape_inference *inf, slot_info *s, const onnxshape_tensor *t,
-                       int value_known) {
-  s->type = t->type;
-  if (!set_rank(inf, s, t->rank)) return 0;
-  for (size_t i = 0; i < t->rank; i++) s->dims[i] = (sym){1, t->dims[i], NULL};
-  if (!value_known) return 1;
-  s->value = t;
-  if (t->type == ONNXSHAPE_TYPE_INT64 && t->rank <= 1 && (t->rank == 0 || t->dims[0] <= (int64_t)MAX_ENUM)) {
-    size_t n = t->rank == 0 ? 1 : (size_t)t->dims[0];
-    s->vals = inf_alloc(inf, (n + 1) * sizeof(sym));
-    if (s->vals == NULL) return 0;
-    const unsigned char *p = t->data;
-    for (size_t i = 0; i < n; i++) s->vals[i] = (sym){1, (int64_t)onnxshape__load_le(p + 8 * i, 8), NULL};
-    s->vals_known = 1;
-    s->n_vals = n;
+/* A symbol's binding (--dim), or the element as it is. */
+static an_elem bind_symbol(const analysis *a, an_elem e) {
+  if (e.known || e.param == NULL || a->opts == NULL) return e;
+  for (size_t i = 0; i < a->opts->n_dims; i++) {
+    if (strcmp(a->opts->dims[i].symbol, e.param) == 0) return an_num(a->opts->dims[i].value);
   }
-  return 1;
+  for (size_t i = 0; i < a->n_derived; i++) {
+    if (strcmp(a->derived[i].symbol, e.param) == 0) return an_num(a->derived[i].value);
+  }
+  return e;
 }
 
-static int from_decl(onnxshape_inference *inf, slot_info *s, const value_decl *d) {
+static int from_decl(analysis *a, slot_info *s, const value_decl *d) {
   if (d->has_type) s->type = d->elem_type;
   if (!d->has_shape) return 1;
-  if (!set_rank(inf, s, d->rank)) return 0;
+  if (!an_set_rank(&a->ctx, s, d->rank)) return 0;
   for (size_t i = 0; i < d->rank; i++) {
-    s->dims[i] = (sym){d->dims[i].value >= 0, d->dims[i].value, d->dims[i].param};
+    an_elem e = d->dims[i].value >= 0 ? an_num(d->dims[i].value) : an_sym(d->dims[i].param);
+    s->dims[i] = bind_symbol(a, e);
   }
   return 1;
 }
 
-static int all_known(const sym *x, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    if (!x[i].known) return 0;
-  }
-  return 1;
-}
-
-/* A concrete int64 tensor for a fully known value list (dims [n] or []). */
-static const onnxshape_tensor *make_value(onnxshape_inference *inf, const sym *vals, size_t n,
-                                          int scalar) {
-  onnxshape_tensor *t = inf_alloc(inf, sizeof *t);
-  int64_t *words = inf_alloc(inf, (n + 1) * sizeof(int64_t));
-  if (t == NULL || words == NULL) return NULL;
-  words[0] = (int64_t)n;
-  /* Tensor storage: little-endian on every host (STORAGE-LE-HOST). */
-  for (size_t i = 0; i < n; i++) onnxshape__store_le((unsigned char *)(words + i + 1), (uint64_t)vals[i].v, 8);
-  *t = (onnxshape_tensor){ONNXSHAPE_TYPE_INT64, scalar ? 0 : 1, scalar ? NULL : words, words + 1,
-                          n * sizeof(int64_t)};
-  return t;
-}
-
-static onnxshape_status infer_shape(onnxshape_inference *inf, const graph_node *n, slot_info *in,
-                                    slot_info *out, onnxshape_diag *diag) {
-  out->type = ONNXSHAPE_TYPE_INT64;
-  if (!set_rank(inf, out, 1)) return OOM();
-  if (!in->rank_known) return ONNXSHAPE_OK;
-  size_t len;
-  int32_t type = in->type != 0 ? in->type : ONNXSHAPE_TYPE_FLOAT;
-  onnxshape_status st = onnxshape_shape_infer(n->version, type, in->rank, &n->shape_attrs, &len,
-                                              diag);
-  if (st != ONNXSHAPE_OK) return st;
-  out->dims[0] = (sym){1, (int64_t)len, NULL};
-  /* The values are the selected dims; find where the slice starts. */
-  size_t start = 0;
-  if (n->shape_attrs.has_start) {
-    int64_t r = (int64_t)in->rank, a = n->shape_attrs.start;
-    int64_t s = a < 0 ? (a < -r ? 0 : a + r) : (a > r ? r : a);
-    start = (size_t)s;
-  }
-  out->vals = inf_alloc(inf, (len + 1) * sizeof(sym));
-  if (out->vals == NULL) return OOM();
-  for (size_t i = 0; i < len; i++) out->vals[i] = in->dims[start + i];
-  out->vals_known = 1;
-  out->n_vals = len;
-  if (all_known(out->vals, len)) out->value = make_value(inf, out->vals, len, 0);
-  return ONNXSHAPE_OK;
-}
-
-static onnxshape_status infer_size(onnxshape_inference *inf, const graph_node *n, slot_info *in,
-                                   slot_info *out, onnxshape_diag *diag) {
-  out->type = ONNXSHAPE_TYPE_INT64;
-  if (!set_rank(inf, out, 0)) return OOM();
-  if (in->type != 0) {
-    onnxshape_status st = onnxshape_size_infer(n->version, in->type, diag);
-    if (st != ONNXSHAPE_OK) return st;
-  }
-  if (!in->rank_known || !all_known(in->dims, in->rank)) return ONNXSHAPE_OK;
-  int64_t dims[64], count;
-  const int64_t *d = dims;
-  int64_t *heap = NULL;
-  if (in->rank > 64) {
-    heap = inf_alloc(inf, in->rank * sizeof(int64_t));
-    if (heap == NULL) return OOM();
-    d = heap;
-  }
-  for (size_t i = 0; i < in->rank; i++) (heap ? heap : dims)[i] = in->dims[i].v;
-  onnxshape_tensor t = {in->type != 0 ? in->type : ONNXSHAPE_TYPE_FLOAT, in->rank, d, NULL, 0};
-  onnxshape_status st = onnxshape_size_run(n->version, &t, &count, diag);
-  if (st != ONNXSHAPE_OK) return st;
-  sym v = {1, count, NULL};
-  out->vals = inf_alloc(inf, sizeof(sym));
-  if (out->vals == NULL) return OOM();
-  out->vals[0] = v;
-  out->vals_known = 1;
-  out->n_vals = 1;
-  out->value = make_value(inf, &v, 1, 1);
-  return ONNXSHAPE_OK;
-}
-
-/* Reshape with some symbols: the rules that hold whatever the data, and the
- * dims that can be named. */
-static onnxshape_status infer_reshape_symbolic(onnxshape_inference *inf, const graph_node *n,
-                                               slot_info *in, const sym *target, size_t len,
-                                               slot_info *out, onnxshape_diag *diag) {
-  /* Every rule that the known target values alone decide: the kernel's own
-   * (reshape_rules.h), each value not known given as 1, which none of them
-   * rejects. */
-  int64_t *values = inf_alloc(inf, (len + 1) * sizeof(int64_t));
-  if (values == NULL) return OOM();
-  for (size_t i = 0; i < len; i++) values[i] = target[i].known ? target[i].v : 1;
-  onnxshape_status st = onnxshape__reshape_check_known(
-      n->version, in->type, values, len, in->rank_known ? in->rank : SIZE_MAX, &n->reshape_attrs,
-      diag);
-  if (st != ONNXSHAPE_OK) return st;
-  /* The dims that can be named: literals, and what a 0 copies. */
-  int allowzero = n->reshape_attrs.has_allowzero && n->reshape_attrs.allowzero == 1;
-  if (!set_rank(inf, out, len)) return OOM();
-  size_t minus = len;
-  for (size_t i = 0; i < len; i++) {
-    int64_t v = target[i].v;
-    if (!target[i].known) {
-      out->dims[i] = (sym){0, -1, target[i].param};
-    } else if (v == -1) {
-      minus = i;
-      out->dims[i] = (sym){0, -1, NULL};
-    } else if (v == 0 && !allowzero) {
-      out->dims[i] = in->rank_known ? in->dims[i] : (sym){0, -1, NULL};
-    } else {
-      out->dims[i] = (sym){1, v, NULL};
+/* A graph input of the main graph: its declaration, then --input. */
+static onnxshape_status bind_input(analysis *a, const value_decl *d, slot_info *s,
+                                   unsigned char *used) {
+  onnxshape_diag *diag = a->diag;
+  if (!from_decl(a, s, d)) return out_of_memory(&a->ctx, diag);
+  if (a->opts == NULL) return ONNXSHAPE_OK;
+  int bound = 0;
+  for (size_t b = 0; b < a->opts->n_inputs; b++) {
+    const onnxshape_input_dims *in = &a->opts->inputs[b];
+    if (strcmp(in->name, d->name) != 0) continue;
+    if (bound++ > 0) {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "input '{}' is bound twice",
+                              ONNXSHAPE__ARGS(ARG_NAME(d->name)));
+    }
+    used[b] = 1;
+    if (d->has_shape && d->rank != in->rank) {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                              "input '{}' is declared with rank {}; the binding gives {} dims",
+                              ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(d->rank),
+                                              ARG_UINT(in->rank)));
+    }
+    slot_info declared = *s;
+    if (!an_set_rank(&a->ctx, s, in->rank)) return out_of_memory(&a->ctx, diag);
+    for (size_t i = 0; i < in->rank; i++) s->dims[i] = declared.rank_known ? declared.dims[i] : an_unknown();
+    for (size_t i = 0; i < in->rank; i++) {
+      if (in->dims[i] < 0) {
+        return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                                "input '{}': dim {} = {} is negative",
+                                ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(i), ARG_INT(in->dims[i])));
+      }
+      an_elem sym = s->dims[i]; /* the declared dim, a --dim binding applied */
+      if (sym.known && sym.v != in->dims[i]) {
+        return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                                "input '{}': dim {} is {} (declared or bound by --dim); the "
+                                "binding gives {}",
+                                ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(i), ARG_INT(sym.v),
+                                                ARG_INT(in->dims[i])));
+      }
+      if (!sym.known && sym.param != NULL && a->n_derived < a->cap_derived) {
+        /* the declared symbol takes the bound value everywhere */
+        a->derived[a->n_derived++] = (onnxshape_dim_binding){sym.param, in->dims[i]};
+      }
+      s->dims[i] = an_num(in->dims[i]);
     }
   }
-  /* -1 from [N,3,4] to [0,-1]: when every non-number input dim is copied in
-   * place by a 0, the symbols cancel and -1 = (known input) / (known target). */
-  if (minus == len || !in->rank_known) return ONNXSHAPE_OK;
-  int64_t num = 1, den = 1;
-  for (size_t i = 0; i < in->rank; i++) {
-    int copied = !allowzero && i < len && target[i].known && target[i].v == 0;
-    if (copied) continue;
-    if (!in->dims[i].known) return ONNXSHAPE_OK;
-    if (!onnxshape__mul_nonneg(num, in->dims[i].v, &num)) return ONNXSHAPE_OK;
-  }
-  for (size_t i = 0; i < len; i++) {
-    int copied = !allowzero && i < in->rank && target[i].known && target[i].v == 0;
-    if (i == minus || copied) continue;
-    if (!out->dims[i].known) return ONNXSHAPE_OK;
-    if (!onnxshape__mul_nonneg(den, out->dims[i].v, &den)) return ONNXSHAPE_OK;
-  }
-  if (den != 0 && num % den == 0) out->dims[minus] = (sym){1, num / den, NULL};
   return ONNXSHAPE_OK;
 }
 
-static onnxshape_status infer_reshape(onnxshape_inference *inf, const graph_node *n, slot_info *in,
-                                      slot_info *shape, slot_info *out, onnxshape_diag *diag) {
-  out->type = in->type;
-  sym *target = NULL;
-  size_t len = 0;
-  if (n->n_inputs == 1) {
-    len = n->reshape1_len;
-    target = inf_alloc(inf, (len + 1) * sizeof(sym));
-    if (target == NULL) return OOM();
-    for (size_t i = 0; i < len; i++) target[i] = (sym){1, n->reshape1_shape[i], NULL};
+/* The values a graph defines before its nodes: inputs, initializers,
+ * sparse initializers. */
+static onnxshape_status graph_sources(analysis *a, const model_graph *g, unsigned char *used) {
+  for (size_t i = 0; i < g->n_slots; i++) {
+    const value_slot *vs = &g->slots[i];
+    slot_info *s = &a->ctx.slots[vs->id];
+    int ok = 1;
+    if (vs->kind == SLOT_INPUT) {
+      const value_decl *d = &g->inputs[vs->input_index];
+      if (g->parent == NULL && (d->has_type || d->has_shape || vs->init == NULL)) {
+        onnxshape_status st = bind_input(a, d, s, used);
+        if (st != ONNXSHAPE_OK) return st;
+      } else if (d->has_type || d->has_shape || vs->init == NULL) {
+        ok = from_decl(a, s, d);
+      } else {
+        /* A default can be overridden at run time: its value is not known. */
+        ok = an_from_tensor(&a->ctx, s, &vs->init->view, 0);
+      }
+    } else if (vs->kind == SLOT_INITIALIZER) {
+      ok = an_from_tensor(&a->ctx, s, &vs->init->view, 1);
+    } else if (vs->kind == SLOT_SPARSE) {
+      ok = from_decl(a, s, vs->decl);
+    }
+    if (!ok) return out_of_memory(&a->ctx, a->diag);
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* A finding about node n of g (its message in diag). */
+static void report_node(analysis *a, int rule, const char *message) {
+  if (a->report != NULL) a->report(a->report_ctx, rule, message);
+}
+
+/* The computed value of slot id against its declaration: a contradiction
+ * is a CONFLICT finding (the computed value stays). */
+static void check_declared(analysis *a, const model_graph *g, const graph_node *n, size_t id) {
+  const value_slot *vs = a->m->slot[id];
+  const value_decl *d = vs->decl;
+  const slot_info *s = &a->ctx.slots[id];
+  if (d == NULL || a->report == NULL) return;
+  char msg[ONNXSHAPE_DIAG_SIZE];
+  const char *where = g->path[0] != '\0' ? g->path : NULL;
+  onnxshape_diag nd = {n->label, {0}};
+  if (d->has_type && s->type != 0 && d->elem_type != s->type) {
+    (void)onnxshape__fail(&nd, ONNXSHAPE_ERR_INVALID_MODEL, n->op_type, n->version,
+                          "output '{}' is declared {} but is {}",
+                          ONNXSHAPE__ARGS(ARG_NAME(vs->name), ARG_STR(onnxshape_type_name(d->elem_type)),
+                                          ARG_STR(onnxshape_type_name(s->type))));
+  } else if (d->has_shape && s->rank_known && d->rank != s->rank) {
+    (void)onnxshape__fail(&nd, ONNXSHAPE_ERR_INVALID_MODEL, n->op_type, n->version,
+                          "output '{}' is declared with rank {} but has rank {}",
+                          ONNXSHAPE__ARGS(ARG_NAME(vs->name), ARG_UINT(d->rank), ARG_UINT(s->rank)));
   } else {
-    if (shape->type != 0 && shape->rank_known) {
-      onnxshape_status st =
-          onnxshape_reshape_check_shape_input(n->version, shape->type, shape->rank, diag);
-      if (st != ONNXSHAPE_OK) return st;
+    if (!d->has_shape || !s->rank_known) return;
+    size_t k = 0;
+    while (k < d->rank && !(d->dims[k].value >= 0 && s->dims[k].known &&
+                            s->dims[k].v != d->dims[k].value)) {
+      k++;
     }
-    if (shape->vals_known) {
-      target = shape->vals;
-      len = shape->n_vals;
-    } else if (shape->rank_known && shape->rank == 1 && shape->dims[0].known &&
-               shape->dims[0].v <= (int64_t)MAX_ENUM) {
-      /* The target's length is the output's rank (a longer one stays unknown). */
-      if (!set_rank(inf, out, (size_t)shape->dims[0].v)) return OOM();
-      for (size_t i = 0; i < out->rank; i++) out->dims[i] = (sym){0, -1, NULL};
-      return ONNXSHAPE_OK;
-    } else {
-      return ONNXSHAPE_OK;
-    }
+    if (k == d->rank) return;
+    (void)onnxshape__fail(&nd, ONNXSHAPE_ERR_INVALID_MODEL, n->op_type, n->version,
+                          "output '{}' is declared with dim {} = {} but it is {}",
+                          ONNXSHAPE__ARGS(ARG_NAME(vs->name), ARG_UINT(k), ARG_INT(d->dims[k].value),
+                                          ARG_INT(s->dims[k].v)));
   }
-  if (in->rank_known && all_known(in->dims, in->rank) && all_known(target, len)) {
-    /* Everything is a number: the kernel decides, errors included. */
-    int64_t *dims = inf_alloc(inf, (in->rank + 1) * sizeof(int64_t));
-    int64_t *tv = inf_alloc(inf, (len + 1) * sizeof(int64_t));
-    int64_t *od = inf_alloc(inf, (len + 1) * sizeof(int64_t));
-    if (dims == NULL || tv == NULL || od == NULL) return OOM();
-    for (size_t i = 0; i < in->rank; i++) dims[i] = in->dims[i].v;
-    for (size_t i = 0; i < len; i++) tv[i] = target[i].v;
-    onnxshape_status st = onnxshape_reshape_infer(
-        n->version, in->type != 0 ? in->type : ONNXSHAPE_TYPE_FLOAT, dims, in->rank, tv, len,
-        &n->reshape_attrs, od, len, diag);
+  if (where != NULL) {
+    (void)onnxshape__format(msg, sizeof msg, "in {}: {}", ONNXSHAPE__ARGS(ARG_NAME(where), ARG_TEXT(nd.message)));
+  } else {
+    (void)onnxshape__format(msg, sizeof msg, "{}", ONNXSHAPE__ARGS(ARG_TEXT(nd.message)));
+  }
+  report_node(a, ONNXSHAPE_PROFILE_CONFLICT, msg);
+}
+
+static onnxshape_status analyse_graph(analysis *a, const model_graph *g, int certain,
+                                      unsigned char *used);
+
+/* The subgraphs of node n, then n's outputs. If: the branch a known
+ * condition takes (certain when n is), else both (neither certain) and
+ * their join. Loop, Scan and other operators: every subgraph (never
+ * certain: it may run no time), and outputs from the declarations. */
+static onnxshape_status analyse_subgraphs(analysis *a, const graph_node *n, int certain) {
+  int take = -1; /* If: the branch taken (0 then, 1 else), -1 not known */
+  if (n->kind == (node_kind)(NODE_AOP + (int)AOP_IF) && n->n_inputs >= 1 &&
+      n->inputs[0] != NO_SLOT) {
+    const slot_info *c = &a->ctx.slots[n->inputs[0]];
+    if (c->vals_known && c->n_vals == 1 && c->vals[0].known) take = c->vals[0].v != 0 ? 0 : 1;
+  }
+  const model_graph *branch[2] = {NULL, NULL};
+  for (size_t k = 0; k < n->n_subgraphs; k++) {
+    const node_subgraph *sg = &n->subgraphs[k];
+    int is_if = n->kind == (node_kind)(NODE_AOP + (int)AOP_IF);
+    int which = !is_if ? -1 : strcmp(sg->attr, "then_branch") == 0 ? 0
+                             : strcmp(sg->attr, "else_branch") == 0 ? 1 : -1;
+    if (which >= 0) branch[which] = sg->graph;
+    int sub_certain = certain && which >= 0 && which == take;
+    if (which >= 0 && take >= 0 && which != take) continue; /* never runs */
+    onnxshape_status st = analyse_graph(a, sg->graph, sub_certain, NULL);
     if (st != ONNXSHAPE_OK) return st;
-    if (!set_rank(inf, out, len)) return OOM();
-    for (size_t i = 0; i < len; i++) out->dims[i] = (sym){1, od[i], NULL};
+  }
+  if (n->kind != (node_kind)(NODE_AOP + (int)AOP_IF) || branch[0] == NULL || branch[1] == NULL) {
     return ONNXSHAPE_OK;
   }
-  return infer_reshape_symbolic(inf, n, in, target, len, out, diag);
+  for (size_t i = 0; i < n->n_outputs; i++) {
+    if (n->outputs[i] == NO_SLOT) continue;
+    slot_info *out = &a->ctx.slots[n->outputs[i]];
+    const slot_info *t = i < branch[0]->n_outputs ? &a->ctx.slots[branch[0]->output_slots[i]] : NULL;
+    const slot_info *e = i < branch[1]->n_outputs ? &a->ctx.slots[branch[1]->output_slots[i]] : NULL;
+    if (t == NULL || e == NULL) continue;
+    int ok = take == 0 ? an_copy(&a->ctx, out, t)
+             : take == 1 ? an_copy(&a->ctx, out, e)
+                         : an_join(&a->ctx, out, t, e);
+    if (!ok) return out_of_memory(&a->ctx, a->diag);
+  }
+  return ONNXSHAPE_OK;
 }
 
-static onnxshape_status infer_node(onnxshape_inference *inf, const graph_node *n,
-                                   onnxshape_diag *diag) {
-  slot_info *out = &inf->slots[n->outputs[0]];
-  slot_info *in = n->n_inputs > 0 ? &inf->slots[n->inputs[0]] : NULL;
-  switch (n->kind) {
-    case NODE_SHAPE:
-      if (in->type != 0) {
-        onnxshape_status st = onnxshape_check_type(ONNXSHAPE_OP_SHAPE, n->version, in->type, diag);
-        if (st != ONNXSHAPE_OK) return st;
-      }
-      return infer_shape(inf, n, in, out, diag);
-    case NODE_SIZE: return infer_size(inf, n, in, out, diag);
-    case NODE_RESHAPE:
-      return infer_reshape(inf, n, in, n->n_inputs == 2 ? &inf->slots[n->inputs[1]] : NULL, out,
-                           diag);
-    case NODE_CONSTANT:
-      return from_tensor(inf, out, &n->constant->view, 1) ? ONNXSHAPE_OK : OOM();
-    case NODE_IDENTITY:
-      if (in->type != 0 &&
-          (onnxshape__other_types(ONNXSHAPE__IDENTITY, n->version) & (1u << in->type)) == 0) {
-        return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "Identity", n->version,
-                               "input type {} is not allowed", ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(in->type))));
-      }
-      *out = *in;
-      return ONNXSHAPE_OK;
+static onnxshape_status analyse_node(analysis *a, const model_graph *g, const graph_node *n,
+                                     int certain) {
+  onnxshape_diag *diag = a->diag;
+  const char *caller = diag != NULL ? diag->node : NULL;
+  if (diag != NULL) diag->node = n->label;
+  onnxshape_status st = an_eval(&a->ctx, n, diag);
+  if (st == ONNXSHAPE_ERR_OUT_OF_MEMORY) {
+    if (diag != NULL) diag->node = caller;
+    return out_of_memory(&a->ctx, diag);
   }
-  return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR, "unknown node kind", ONNXSHAPE__NO_ARGS);
+  int failed = st != ONNXSHAPE_OK;
+  if (failed) {
+    /* A node that cannot succeed whatever the data. */
+    char msg[ONNXSHAPE_DIAG_SIZE];
+    const char *text = diag != NULL ? diag->message : onnxshape_status_text(st);
+    if (g->path[0] != '\0') {
+      (void)onnxshape__format(msg, sizeof msg, "in {}{}: {}",
+                              ONNXSHAPE__ARGS(ARG_NAME(g->path),
+                                              ARG_STR(certain ? "" : " (a subgraph that may not run)"),
+                                              ARG_TEXT(text)));
+    } else {
+      (void)onnxshape__format(msg, sizeof msg, "{}", ONNXSHAPE__ARGS(ARG_TEXT(text)));
+    }
+    if (certain && a->report == NULL) {
+      if (diag != NULL) {
+        diag->node = caller;
+        (void)onnxshape__format(diag->message, sizeof diag->message, "{}", ONNXSHAPE__ARGS(ARG_TEXT(msg)));
+      }
+      return st;
+    }
+    report_node(a, ONNXSHAPE_PROFILE_DOMAIN, msg);
+    for (size_t i = 0; i < n->n_outputs; i++) {
+      if (n->outputs[i] != NO_SLOT) memset(&a->ctx.slots[n->outputs[i]], 0, sizeof(slot_info));
+    }
+  }
+  if (diag != NULL) diag->node = caller;
+  st = analyse_subgraphs(a, n, certain);
+  if (st != ONNXSHAPE_OK) return st;
+  /* Outputs nothing computed: what the model declares. */
+  for (size_t i = 0; i < n->n_outputs; i++) {
+    size_t id = n->outputs[i];
+    if (id == NO_SLOT) continue;
+    slot_info *s = &a->ctx.slots[id];
+    const value_decl *d = a->m->slot[id]->decl;
+    if (an_evaluates(n)) {
+      check_declared(a, g, n, id);
+    } else if (d != NULL && !from_decl(a, s, d)) {
+      return out_of_memory(&a->ctx, diag);
+    }
+  }
+  if (a->report != NULL && !failed) an_portability(&a->ctx, n, g->path, a->report, a->report_ctx);
+  return ONNXSHAPE_OK;
+}
+
+static onnxshape_status analyse_graph(analysis *a, const model_graph *g, int certain,
+                                      unsigned char *used) {
+  onnxshape_status st = graph_sources(a, g, used);
+  for (size_t i = 0; i < g->n_nodes && st == ONNXSHAPE_OK; i++) {
+    st = analyse_node(a, g, &g->nodes[i], certain);
+  }
+  return st;
+}
+
+/* ---- results ------------------------------------------------------------ */
+
+static int is_kernel(const graph_node *n) {
+  return n->kind == NODE_SHAPE || n->kind == NODE_RESHAPE || n->kind == NODE_SIZE;
+}
+
+static int not_evaluated(const graph_node *n) { return !an_evaluates(n); }
+
+static void summarise(onnxshape_inference *inf, const onnxshape_model *m) {
+  onnxshape_infer_summary *sum = &inf->summary;
+  op_count counts[ONNXSHAPE__OP_COUNT_MAX];
+  size_t n_counts = 0, more = 0;
+  for (size_t k = 0; k < m->n_graphs; k++) {
+    const model_graph *g = m->graphs[k];
+    for (size_t i = 0; i < g->n_nodes; i++) {
+      const graph_node *n = &g->nodes[i];
+      if (not_evaluated(n)) onnxshape__count_op(n, counts, &n_counts, ONNXSHAPE__OP_COUNT_MAX, &more);
+      if (!is_kernel(n)) continue;
+      sum->shape_nodes += n->kind == NODE_SHAPE;
+      sum->reshape_nodes += n->kind == NODE_RESHAPE;
+      sum->size_nodes += n->kind == NODE_SIZE;
+      const slot_info *s = &inf->slots[n->outputs[0]];
+      if (!s->rank_known) {
+        sum->unknown++;
+      } else {
+        int all = an_all_known(s->dims, s->rank);
+        if (n->kind != NODE_RESHAPE) all = all && s->vals_known && an_all_known(s->vals, s->n_vals);
+        if (all) {
+          sum->resolved++;
+        } else {
+          sum->partial++;
+        }
+      }
+    }
+  }
+  for (size_t i = 0; i < n_counts; i++) {
+    inf->counts[i] = (onnxshape_op_count){counts[i].domain, counts[i].op, counts[i].count};
+  }
+  sum->n_not_evaluated = n_counts;
+  sum->not_evaluated = inf->counts;
+  sum->not_evaluated_more = more;
 }
 
 static int publish(onnxshape_inference *inf, const onnxshape_model *m) {
   inf->n = m->n_slots;
   inf->infos = onnxshape__calloc(m->n_slots + 1, sizeof *inf->infos);
   if (inf->infos == NULL) return 0;
-  for (size_t i = 0; i < m->n_slots; i++) {
-    const slot_info *s = &inf->slots[i];
-    onnxshape_value_info *v = &inf->infos[i];
-    v->name = m->slots[i].name;
-    v->type = s->type;
-    v->rank_known = s->rank_known;
-    v->rank = s->rank;
-    v->value = s->value;
-    if (!s->rank_known) continue;
-    int64_t *dims = inf_alloc(inf, (s->rank + 1) * sizeof(int64_t));
-    const char **params = inf_alloc(inf, (s->rank + 1) * sizeof(char *));
-    if (dims == NULL || params == NULL) return 0;
-    for (size_t k = 0; k < s->rank; k++) {
-      dims[k] = s->dims[k].known ? s->dims[k].v : -1;
-      params[k] = s->dims[k].known ? NULL : s->dims[k].param;
+  /* In the order of the graphs, each graph's values in their order. */
+  size_t at = 0;
+  for (size_t k = 0; k < m->n_graphs; k++) {
+    const model_graph *g = m->graphs[k];
+    for (size_t i = 0; i < g->n_slots; i++) {
+      const value_slot *vs = &g->slots[i];
+      const slot_info *s = &inf->slots[vs->id];
+      onnxshape_value_info *v = &inf->infos[at++];
+      v->name = vs->name;
+      v->graph = g->path;
+      v->type = s->type;
+      v->rank_known = s->rank_known;
+      v->rank = s->rank;
+      v->value = s->value;
+      if (vs->producer != NULL) {
+        v->node = vs->producer->name;
+        v->op = vs->producer->op_type;
+        v->domain = vs->producer->domain;
+        v->version = vs->producer->version;
+      }
+      if (s->vals_known && !an_all_unknown(s->vals, s->n_vals)) {
+        onnxshape_elem *e = onnxshape__arena_alloc(inf->arena, (s->n_vals + 1) * sizeof *e);
+        if (e == NULL) return 0;
+        for (size_t j = 0; j < s->n_vals; j++) e[j] = (onnxshape_elem){s->vals[j].known, s->vals[j].v, s->vals[j].param};
+        v->values = e;
+        v->n_values = s->n_vals;
+      }
+      if (!s->rank_known) continue;
+      int64_t *dims = onnxshape__arena_alloc(inf->arena, (s->rank + 1) * sizeof(int64_t));
+      const char **params = onnxshape__arena_alloc(inf->arena, (s->rank + 1) * sizeof(char *));
+      if (dims == NULL || params == NULL) return 0;
+      for (size_t j = 0; j < s->rank; j++) {
+        dims[j] = s->dims[j].known ? s->dims[j].v : -1;
+        params[j] = s->dims[j].known ? NULL : s->dims[j].param;
+      }
+      v->dims = dims;
+      v->params = (const char *const *)params;
     }
-    v->dims = dims;
-    v->params = (const char *const *)params;
   }
-  for (size_t i = 0; i < m->n_nodes; i++) {
-    const graph_node *n = &m->nodes[i];
-    for (size_t k = 0; k < n->n_outputs; k++) {
-      onnxshape_value_info *v = &inf->infos[n->outputs[k]];
-      v->node = n->name;
-      v->op = n->op_type;
-      v->version = n->version;
-    }
-  }
+  inf->n = at;
+  summarise(inf, m);
   return 1;
 }
 
-/* Infers every node; with `report`, a node that cannot succeed is reported
- * (its message) and its output becomes unknown, and inference goes on.
- * Out of memory always stops. */
-static onnxshape_status infer_model(const onnxshape_model *m, onnxshape_inference **out,
-                                    void (*report)(void *ctx, const char *message), void *ctx,
-                                    onnxshape_diag *diag) {
-  if (m == NULL || out == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_infer: NULL argument", ONNXSHAPE__NO_ARGS);
+/* Every binding names a graph input of the main graph. */
+static onnxshape_status check_bindings(const onnxshape_model *m, const onnxshape_infer_options *o,
+                                       const unsigned char *used, onnxshape_diag *diag) {
+  for (size_t b = 0; o != NULL && b < o->n_inputs; b++) {
+    if (!used[b]) {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND,
+                              "the model has no graph input named '{}'",
+                              ONNXSHAPE__ARGS(ARG_NAME(o->inputs[b].name)));
+    }
+  }
+  for (size_t b = 0; o != NULL && b < o->n_dims; b++) {
+    if (o->dims[b].value < 0) {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "dim '{}' = {} is negative",
+                              ONNXSHAPE__ARGS(ARG_NAME(o->dims[b].symbol), ARG_INT(o->dims[b].value)));
+    }
+  }
+  (void)m;
+  return ONNXSHAPE_OK;
+}
+
+/* Analyses the model; with `report`, every node that cannot succeed (and
+ * every conflict and portability risk) is reported and analysis goes on;
+ * without, a node certain to fail stops it with that node's error. Out of
+ * memory always stops. */
+static onnxshape_status infer_model(const onnxshape_model *m, const onnxshape_infer_options *opts,
+                                    onnxshape_inference **out, onnxshape__report_fn report,
+                                    void *ctx, onnxshape_diag *diag) {
+  if (m == NULL || out == NULL ||
+      (opts != NULL && ((opts->inputs == NULL && opts->n_inputs > 0) ||
+                        (opts->dims == NULL && opts->n_dims > 0)))) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_infer: NULL argument", ONNXSHAPE__NO_ARGS);
+  }
   onnxshape_inference *inf = onnxshape__calloc(1, sizeof *inf);
   if (inf == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   inf->slots = onnxshape__calloc(m->n_slots + 1, sizeof *inf->slots);
   /* What the model itself takes counts against the same limit. */
   size_t limit = onnxshape__memory_limit(m->source_len);
   inf->arena = onnxshape__arena_new(limit > m->arena->taken ? limit - m->arena->taken : 0);
-  if (inf->slots == NULL || inf->arena == NULL) {
+  size_t n_used = opts != NULL ? opts->n_inputs : 0;
+  unsigned char *used = onnxshape__calloc(n_used + 1, 1);
+  if (inf->slots == NULL || inf->arena == NULL || used == NULL) {
+    onnxshape__free(used);
     onnxshape_inference_free(inf);
     return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
-  onnxshape_status st = ONNXSHAPE_OK;
-  for (size_t i = 0; i < m->n_slots && st == ONNXSHAPE_OK; i++) {
-    const value_slot *s = &m->slots[i];
-    int ok = 1;
-    if (s->kind == SLOT_INPUT) {
-      const value_decl *d = &m->inputs[s->input_index];
-      /* A default can be overridden at run time: its value is not known. */
-      ok = (d->has_type || d->has_shape || s->init == NULL) ? from_decl(inf, &inf->slots[i], d)
-                                                            : from_tensor(inf, &inf->slots[i],
-                                                                          &s->init->view, 0);
-    } else if (s->kind == SLOT_INITIALIZER) {
-      ok = from_tensor(inf, &inf->slots[i], &s->init->view, 1);
-    }
-    if (!ok) st = OOM();
-  }
-  const char *caller_node = diag != NULL ? diag->node : NULL;
-  for (size_t i = 0; i < m->n_nodes && st == ONNXSHAPE_OK; i++) {
-    if (diag != NULL) diag->node = m->nodes[i].label;
-    st = infer_node(inf, &m->nodes[i], diag);
-    if (st != ONNXSHAPE_OK && st != ONNXSHAPE_ERR_OUT_OF_MEMORY && report != NULL) {
-      report(ctx, diag != NULL ? diag->message : onnxshape_status_text(st));
-      memset(&inf->slots[m->nodes[i].outputs[0]], 0, sizeof(slot_info));
-      st = ONNXSHAPE_OK;
-    }
-  }
-  if (diag != NULL) diag->node = caller_node;
-  if (st == ONNXSHAPE_OK && !publish(inf, m)) st = OOM();
+  analysis a = {m, opts, {inf->arena, inf->slots, m->opset}, report, ctx, diag, NULL, 0, 0};
+  size_t cap = 0;
+  for (size_t b = 0; opts != NULL && b < opts->n_inputs; b++) cap += opts->inputs[b].rank;
+  a.derived = onnxshape__arena_alloc(inf->arena, (cap + 1) * sizeof *a.derived);
+  a.cap_derived = a.derived != NULL ? cap : 0;
+  onnxshape_status st = analyse_graph(&a, &m->g, 1, used);
+  if (st == ONNXSHAPE_OK) st = check_bindings(m, opts, used, diag);
+  onnxshape__free(used);
+  if (st == ONNXSHAPE_OK && !publish(inf, m)) st = out_of_memory(&a.ctx, diag);
   if (st != ONNXSHAPE_OK) {
     onnxshape_inference_free(inf);
     return st;
@@ -408,16 +474,21 @@ static onnxshape_status infer_model(const onnxshape_model *m, onnxshape_inferenc
   return ONNXSHAPE_OK;
 }
 
-onnxshape_status onnxshape_model_infer(const onnxshape_model *m, onnxshape_inference **out,
-                                       onnxshape_diag *diag) {
-  return infer_model(m, out, NULL, NULL, diag);
+onnxshape_status onnxshape_model_infer_with(const onnxshape_model *m,
+                                            const onnxshape_infer_options *opts,
+                                            onnxshape_inference **out, onnxshape_diag *diag) {
+  return infer_model(m, opts, out, NULL, NULL, diag);
 }
 
-onnxshape_status onnxshape__model_infer_all(const onnxshape_model *m,
-                                            void (*report)(void *ctx, const char *message),
+onnxshape_status onnxshape_model_infer(const onnxshape_model *m, onnxshape_inference **out,
+                                       onnxshape_diag *diag) {
+  return infer_model(m, NULL, out, NULL, NULL, diag);
+}
+
+onnxshape_status onnxshape__model_infer_all(const onnxshape_model *m, onnxshape__report_fn report,
                                             void *ctx, onnxshape_diag *diag) {
   onnxshape_inference *inf = NULL;
-  onnxshape_status st = infer_model(m, &inf, report, ctx, diag);
+  onnxshape_status st = infer_model(m, NULL, &inf, report, ctx, diag);
   onnxshape_inference_free(inf);
   return st;
 }

@@ -48,11 +48,15 @@ static void add_sparse(void *ctx, const char *what) {
   add(ctx, ONNXSHAPE_PROFILE_SPARSE, msg);
 }
 
-static void add_domain(void *ctx, const char *message) {
+static void add_domain(void *ctx, int rule, const char *message) {
   char msg[ONNXSHAPE_DIAG_SIZE];
-  (void)onnxshape__format(msg, sizeof msg, "{} (known without input data)",
-                          ONNXSHAPE__ARGS(ARG_TEXT(message)));
-  add(ctx, ONNXSHAPE_PROFILE_DOMAIN, msg);
+  if (rule == ONNXSHAPE_PROFILE_DOMAIN) {
+    (void)onnxshape__format(msg, sizeof msg, "{} (known without input data)",
+                            ONNXSHAPE__ARGS(ARG_TEXT(message)));
+  } else {
+    (void)onnxshape__format(msg, sizeof msg, "{}", ONNXSHAPE__ARGS(ARG_TEXT(message)));
+  }
+  add(ctx, (onnxshape_profile_rule)rule, msg);
 }
 
 static void add_default(onnxshape_profile_report *r, const graph_node *n, const char *attr,
@@ -67,14 +71,16 @@ static void add_default(onnxshape_profile_report *r, const graph_node *n, const 
 }
 
 static void check_defaults(onnxshape_profile_report *r, const onnxshape_model *m) {
-  for (size_t i = 0; i < m->n_nodes; i++) {
-    const graph_node *n = &m->nodes[i];
+  for (size_t k = 0; k < m->n_graphs; k++) {
+  for (size_t i = 0; i < m->graphs[k]->n_nodes; i++) {
+    const graph_node *n = &m->graphs[k]->nodes[i];
     if (n->kind == NODE_SHAPE && n->version >= 15) {
       if (!n->shape_attrs.has_start) add_default(r, n, "start", "0");
       if (!n->shape_attrs.has_end) add_default(r, n, "end", "the input's rank");
     } else if (n->kind == NODE_RESHAPE && n->version >= 14 && !n->reshape_attrs.has_allowzero) {
       add_default(r, n, "allowzero", "0");
     }
+  }
   }
 }
 

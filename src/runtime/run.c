@@ -60,14 +60,14 @@ void onnxshape_result_free(onnxshape_result *r) {
   onnxshape__free(r);
 }
 
-size_t onnxshape_result_count(const onnxshape_result *r) { return r ? r->model->n_outputs : 0; }
+size_t onnxshape_result_count(const onnxshape_result *r) { return r ? r->model->g.n_outputs : 0; }
 
 const char *onnxshape_result_name(const onnxshape_result *r, size_t i) {
-  return r && i < r->model->n_outputs ? r->model->outputs[i].name : NULL;
+  return r && i < r->model->g.n_outputs ? r->model->g.outputs[i].name : NULL;
 }
 
 const onnxshape_tensor *onnxshape_result_tensor(const onnxshape_result *r, size_t i) {
-  return r && i < r->model->n_outputs ? &r->values[r->model->output_slots[i]] : NULL;
+  return r && i < r->model->g.n_outputs ? &r->values[r->model->g.output_slots[i]] : NULL;
 }
 
 
@@ -86,9 +86,9 @@ static long decl_mismatch(const value_decl *d, const onnxshape_tensor *t) {
 /* Graph outputs must be what the model declares. */
 static onnxshape_status check_outputs(const onnxshape_model *m, const onnxshape_result *r,
                                       onnxshape_diag *diag) {
-  for (size_t i = 0; i < m->n_outputs; i++) {
-    const value_decl *d = &m->outputs[i];
-    const onnxshape_tensor *t = &r->values[m->output_slots[i]];
+  for (size_t i = 0; i < m->g.n_outputs; i++) {
+    const value_decl *d = &m->g.outputs[i];
+    const onnxshape_tensor *t = &r->values[m->g.output_slots[i]];
     if (d->has_type && d->elem_type != t->type) {
       return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "graph output '{}' is declared {} but the graph "
                    "produces {}", ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_STR(onnxshape_type_name(d->elem_type)), ARG_STR(onnxshape_type_name(t->type))));
@@ -133,30 +133,30 @@ static onnxshape_status bind_inputs(const onnxshape_model *m, onnxshape_result *
                                     const onnxshape_binding *inputs, size_t n_inputs,
                                     onnxshape_diag *diag) {
   for (size_t s = 0; s < m->n_slots; s++) {
-    if (m->slots[s].init != NULL) r->values[s] = m->slots[s].init->view;
+    if (m->slot[s]->init != NULL) r->values[s] = m->slot[s]->init->view;
   }
   /* Which inputs are bound: on the stack for the usual few, else on the heap. */
   unsigned char few[64] = {0};
-  unsigned char *bound = m->n_inputs <= sizeof few ? few : onnxshape__calloc(m->n_inputs, 1);
+  unsigned char *bound = m->g.n_inputs <= sizeof few ? few : onnxshape__calloc(m->g.n_inputs, 1);
   if (bound == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   onnxshape_status st = ONNXSHAPE_OK;
   for (size_t b = 0; b < n_inputs && st == ONNXSHAPE_OK; b++) {
     const char *name = inputs[b].name;
-    long s = name != NULL ? onnxshape__model_find_slot(m, name) : -1;
-    size_t i = s >= 0 && m->slots[s].kind == SLOT_INPUT ? m->slots[s].input_index : m->n_inputs;
-    if (i == m->n_inputs) {
+    long s = name != NULL ? onnxshape__graph_find_slot(&m->g, name) : -1;
+    size_t i = s >= 0 && m->slot[s]->kind == SLOT_INPUT ? m->slot[s]->input_index : m->g.n_inputs;
+    if (i == m->g.n_inputs) {
       st = onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND, "the model has no graph input named '{}'", ONNXSHAPE__ARGS(ARG_NAME(name != NULL ? name : "(null)")));
     } else if (bound[i]) {
       st = onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "graph input '{}' is bound twice", ONNXSHAPE__ARGS(ARG_NAME(name)));
     } else {
-      st = check_binding(&m->inputs[i], inputs[b].tensor, diag);
+      st = check_binding(&m->g.inputs[i], inputs[b].tensor, diag);
       bound[i] = 1;
-      if (st == ONNXSHAPE_OK) r->values[m->input_slots[i]] = *inputs[b].tensor;
+      if (st == ONNXSHAPE_OK) r->values[m->g.input_slots[i]] = *inputs[b].tensor;
     }
   }
-  for (size_t i = 0; i < m->n_inputs && st == ONNXSHAPE_OK; i++) {
-    if (!bound[i] && m->slots[m->input_slots[i]].init == NULL) {
-      st = onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND, "graph input '{}' is not bound", ONNXSHAPE__ARGS(ARG_NAME(m->inputs[i].name)));
+  for (size_t i = 0; i < m->g.n_inputs && st == ONNXSHAPE_OK; i++) {
+    if (!bound[i] && m->slot[m->g.input_slots[i]]->init == NULL) {
+      st = onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND, "graph input '{}' is not bound", ONNXSHAPE__ARGS(ARG_NAME(m->g.inputs[i].name)));
     }
   }
   if (bound != few) onnxshape__free(bound);
@@ -239,8 +239,38 @@ static onnxshape_status run_node(const graph_node *n, onnxshape_result *r, onnxs
       r->values[n->outputs[0]] = *in;
       return ONNXSHAPE_OK;
     }
+    default: break; /* refused before anything runs (onnxshape__runnable) */
   }
   return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR, "unknown node kind", ONNXSHAPE__NO_ARGS);
+}
+
+/* The nodes `run` executes: the kernels, Constant and Identity. A model with
+ * any other node is refused with one message that names every other
+ * operator with its count (RUN-UNSUPPORTED). */
+static int cannot_run(const graph_node *n) {
+  return n->kind != NODE_SHAPE && n->kind != NODE_RESHAPE && n->kind != NODE_SIZE &&
+         n->kind != NODE_CONSTANT && n->kind != NODE_IDENTITY;
+}
+
+onnxshape_status onnxshape__runnable(const onnxshape_model *m, onnxshape_diag *diag) {
+  for (size_t i = 0; i < m->g.n_slots; i++) {
+    if (m->g.slots[i].kind == SLOT_SPARSE) {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
+                              "run does not take sparse initializers ('{}'); use infer or check "
+                              "to analyse the model",
+                              ONNXSHAPE__ARGS(ARG_NAME(m->g.slots[i].name)));
+    }
+  }
+  op_count counts[ONNXSHAPE__OP_COUNT_MAX];
+  size_t more = 0;
+  size_t n = onnxshape__count_ops(&m->g, cannot_run, counts, ONNXSHAPE__OP_COUNT_MAX, &more);
+  if (n == 0) return ONNXSHAPE_OK;
+  char list[ONNXSHAPE_DIAG_SIZE];
+  onnxshape__op_counts_text(counts, n, more, list, sizeof list);
+  return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR,
+                          "run executes Shape, Reshape, Size, Constant and Identity only; this "
+                          "model also has {} (use infer or check to analyse it)",
+                          ONNXSHAPE__ARGS(ARG_TEXT(list)));
 }
 
 onnxshape_status onnxshape_model_run(const onnxshape_model *m, const onnxshape_binding *inputs,
@@ -249,6 +279,8 @@ onnxshape_status onnxshape_model_run(const onnxshape_model *m, const onnxshape_b
   if (m == NULL || out == NULL || (inputs == NULL && n_inputs > 0)) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_run: NULL argument", ONNXSHAPE__NO_ARGS);
   }
+  onnxshape_status st = onnxshape__runnable(m, diag);
+  if (st != ONNXSHAPE_OK) return st;
   onnxshape_result *r =
       m->n_slots <= (SIZE_MAX - sizeof(onnxshape_result)) / sizeof(onnxshape_tensor)
           ? onnxshape__malloc(sizeof *r + m->n_slots * sizeof(onnxshape_tensor))
@@ -259,10 +291,10 @@ onnxshape_status onnxshape_model_run(const onnxshape_model *m, const onnxshape_b
   r->inline_used = 0;
   memset(r->values, 0, m->n_slots * sizeof(onnxshape_tensor));
   const char *caller_node = diag != NULL ? diag->node : NULL;
-  onnxshape_status st = bind_inputs(m, r, inputs, n_inputs, diag);
-  for (size_t i = 0; i < m->n_nodes && st == ONNXSHAPE_OK; i++) {
-    if (diag != NULL) diag->node = m->nodes[i].label;
-    st = run_node(&m->nodes[i], r, diag);
+  st = bind_inputs(m, r, inputs, n_inputs, diag);
+  for (size_t i = 0; i < m->g.n_nodes && st == ONNXSHAPE_OK; i++) {
+    if (diag != NULL) diag->node = m->g.nodes[i].label;
+    st = run_node(&m->g.nodes[i], r, diag);
   }
   if (diag != NULL) diag->node = caller_node;
   if (st == ONNXSHAPE_OK) st = check_outputs(m, r, diag);

@@ -6,7 +6,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "conformance"))
-from onnxpb import (A_FLOAT, A_INT, A_INTS, attr, model, node, tensor,  # noqa: E402
+from onnxpb import (A_FLOAT, A_INT, A_INTS, A_TENSOR, attr, graph, model, node, tensor,  # noqa: E402
                     value_info, f_bytes, f_int, f_str)
 
 out = sys.argv[1]
@@ -244,3 +244,98 @@ write("many_inputs.onnx", model([node("Identity", ["x0"], ["y"])],
 os.makedirs(os.path.join(out, "many"), exist_ok=True)
 for i in range(N_MANY):
     write("many/x%d.pb" % i, tensor("", "float", [], raw=floats(float(i))))
+
+# ---- analysis of a model with other operators and subgraphs (docs/analysis.md)
+# x [N,64] -> Relu (not evaluated; value_info gives h [N,64]) -> Shape ->
+# Gather/Unsqueeze/Concat -> Reshape [N,4,16]; Cast/Slice/Cast/Div -> [16];
+# If on an unknown flag (both branches, neither certain: a Reshape with two -1
+# in the else branch is a check finding); If on Equal(64, 64) (the then
+# branch only); a value_info that contradicts a computed shape.
+def i64(name, values, dims=None):
+    return tensor(name, "int64", [len(values)] if dims is None else dims,
+                  raw=struct.pack("<%dq" % len(values), *values))
+
+
+A_GRAPH = 5
+then_a = graph([node("Constant", [], ["t8"], [attr("value_ints", A_INTS, [0, -1, 8])], name="t8"),
+                node("Reshape", ["h", "t8"], ["tb"], [attr("allowzero", A_INT, 0)], name="then_reshape")],
+               [], [value_info("tb", "float")], name="then_a")
+else_a = graph([node("Constant", [], ["bad"], [attr("value_ints", A_INTS, [-1, -1])], name="bad"),
+                node("Reshape", ["h", "bad"], ["eb"], [attr("allowzero", A_INT, 0)], name="else_reshape")],
+               [], [value_info("eb", "float")], name="else_a")
+then_b = graph([node("Size", ["h"], ["hs"], name="then_size")], [], [value_info("hs", "int64")],
+               name="then_b")
+else_b = graph([node("Shape", ["h"], ["hsh"], [attr("start", A_INT, 0), attr("end", A_INT, 1)],
+                     name="else_shape")], [], [value_info("hsh", "int64")], name="else_b")
+analysis_nodes = [
+    node("Relu", ["x"], ["h"], name="act"),
+    node("Shape", ["h"], ["s"], [attr("start", A_INT, 0), attr("end", A_INT, 2)], name="shape"),
+    node("Gather", ["s", "zero"], ["n0"], [attr("axis", A_INT, 0)], name="gather"),
+    node("Unsqueeze", ["n0", "axes0"], ["n0u"], name="unsqueeze"),
+    node("Concat", ["n0u", "four", "sixteen"], ["target"], [attr("axis", A_INT, 0)], name="concat"),
+    node("Reshape", ["h", "target"], ["r"], [attr("allowzero", A_INT, 0)], name="reshape"),
+    node("Cast", ["s"], ["s32"], [attr("to", A_INT, 6)], name="cast32"),
+    node("Slice", ["s32", "one", "two"], ["d1"], name="slice"),
+    node("Cast", ["d1"], ["d1l"], [attr("to", A_INT, 7)], name="cast64"),
+    node("Div", ["d1l", "four"], ["q"], name="div"),
+    node("If", ["flag"], ["ya"], [attr("then_branch", A_GRAPH, then_a),
+                                  attr("else_branch", A_GRAPH, else_a)], name="if_flag"),
+    node("Gather", ["s", "one_s"], ["w"], [attr("axis", A_INT, 0)], name="width"),
+    node("Equal", ["w", "sixty_four"], ["is64"], name="is64"),
+    node("If", ["is64"], ["yb"], [attr("then_branch", A_GRAPH, then_b),
+                                  attr("else_branch", A_GRAPH, else_b)], name="if_known"),
+]
+analysis_inits = [i64("zero", [0], []), i64("axes0", [0]), i64("four", [4]), i64("sixteen", [16]),
+                  i64("one", [1]), i64("two", [2]), i64("one_s", [1], []),
+                  i64("sixty_four", [64], [])]
+analysis_vi = (f_bytes(13, value_info("h", "float", ["N", 64])) +
+               f_bytes(13, value_info("r", "float", ["N", 4, 15])))
+write("analysis.onnx", model(analysis_nodes,
+                             [value_info("x", "float", ["N", 64]), value_info("flag", "bool", [])],
+                             [value_info("r", "float"), value_info("q", "int64"),
+                              value_info("ya", "float"), value_info("yb", "int64")],
+                             initializers=analysis_inits, opset=16, graph_extra=analysis_vi))
+
+# ---- the other integer operators of analysis, on constants and symbols
+def f32(name, values, dims=None):
+    return tensor(name, "float", [len(values)] if dims is None else dims,
+                  raw=struct.pack("<%df" % len(values), *values))
+
+
+arith_nodes = [
+    node("Shape", ["x"], ["s"], name="shape"),
+    node("Add", ["s", "zeros3"], ["add0"], name="add0"),            # [N, 6, 0] + 0 = same
+    node("Mul", ["s", "ones3"], ["mul1"], name="mul1"),             # * 1 = same
+    node("Sub", ["s", "s"], ["sub_self"], name="sub_self"),         # [0, 0, 0]
+    node("Mul", ["s", "big"], ["mul_big"], name="mul_big"),         # overflow: unknown
+    node("Div", ["minus7", "two_s"], ["div_trunc"], name="div_trunc"),   # -7 / 2 = -3
+    node("Div", ["minus7", "zero_s"], ["div_zero"], name="div_zero"),    # unknown
+    node("Min", ["s", "fives"], ["min"], name="min"),               # [?, 5, 0]
+    node("Max", ["s", "fives", "ones3"], ["max"], name="max"),      # [?, 6, 5]
+    node("Equal", ["s", "s6"], ["eq"], name="eq"),                  # [?, 1, 0]
+    node("Not", ["eq"], ["neq"], name="neq"),                       # [?, 0, 1]
+    node("Where", ["eq", "s", "fives"], ["where"], name="where"),   # [?, 6, 5]
+    node("Range", ["one_s", "ten_s", "three_s"], ["range"], name="range"),   # [1, 4, 7]
+    node("Range", ["ten_s", "one_s", "minus3_s"], ["range_down"], name="range_down"),  # [10, 7, 4]
+    node("ReduceProd", ["range"], ["prod"], [attr("keepdims", A_INT, 0)], name="prod"),  # 28
+    node("ConstantOfShape", ["two_three"], ["cos"], [attr("value", A_TENSOR, i64("", [7], [1]))],
+         name="cos"),                                               # [2,3] of 7
+    node("ConstantOfShape", ["two_three"], ["cos_float"], name="cos_float"),  # float [2,3]
+    node("Unsqueeze", ["prod"], ["prod1"], [attr("axes", A_INTS, [0])], name="unsq_attr"),
+    node("Squeeze", ["prod1"], ["prod0"], [attr("axes", A_INTS, [0])], name="sq_attr"),
+    node("Squeeze", ["cos3"], ["sq_all"], name="sq_all"),            # [1,3,1] -> [3]
+    node("Slice", ["range", "minus1", "minus_big", "zero1", "minus1"], ["rev"], name="reverse"),
+    node("Gather", ["s", "idx"], ["gathered"], [attr("axis", A_INT, 0)], name="gather2"),
+    node("Cast", ["s"], ["s_u8"], [attr("to", A_INT, 2)], name="to_u8"),  # [?, 6, 0]
+    node("Cast", ["big"], ["big_i32"], [attr("to", A_INT, 6)], name="to_i32"),  # out of range
+    node("Reshape", ["cos", "flat"], ["cos_flat"], name="flatten"),
+]
+arith_inits = [i64("zeros3", [0, 0, 0]), i64("ones3", [1, 1, 1]),
+               i64("big", [2 ** 62, 2 ** 62, 2 ** 62]), i64("minus7", [-7], []),
+               i64("two_s", [2], []), i64("zero_s", [0], []), i64("fives", [5, 5, 5]),
+               i64("s6", [7, 6, 1]), i64("one_s", [1], []), i64("ten_s", [10], []),
+               i64("three_s", [3], []), i64("minus3_s", [-3], []), i64("two_three", [2, 3]),
+               i64("cos3", [1, 2, 3], [1, 3, 1]), i64("minus1", [-1]), i64("minus_big", [-(2 ** 63)]),
+               i64("zero1", [0]), i64("idx", [-1, 1]), i64("flat", [-1])]
+write("arith.onnx", model(arith_nodes, [value_info("x", "float", ["N", 6, 0])],
+                          [value_info("cos_flat", "int64")], initializers=arith_inits, opset=13))

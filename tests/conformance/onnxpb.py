@@ -91,6 +91,7 @@ def value_info(name, type_name=None, dims=None):
 
 # AttributeProto types
 A_FLOAT, A_INT, A_STRING, A_TENSOR, A_FLOATS, A_INTS, A_STRINGS = 1, 2, 3, 4, 6, 7, 8
+A_GRAPH = 5
 
 
 def attr(name, kind, value):
@@ -109,6 +110,8 @@ def attr(name, kind, value):
         b += b"".join(f_bytes(9, v) for v in value)
     elif kind == A_TENSOR:
         b += f_bytes(5, value)
+    elif kind == A_GRAPH:
+        b += f_bytes(6, value)
     return b
 
 
@@ -123,12 +126,18 @@ def node(op_type, inputs, outputs, attrs=(), name=None, domain=None):
     return b
 
 
-def model(nodes, inputs, outputs, initializers=(), opset=13, ir_version=8, name="g",
-          extra_opsets=(), graph_extra=b""):
+def graph(nodes, inputs, outputs, initializers=(), name="g", graph_extra=b""):
+    """A GraphProto (also a subgraph, for an A_GRAPH attribute)."""
     g = b"".join(f_bytes(1, n) for n in nodes) + f_str(2, name) + graph_extra
     g += b"".join(f_bytes(5, t) for t in initializers)
     g += b"".join(f_bytes(11, v) for v in inputs)
     g += b"".join(f_bytes(12, v) for v in outputs)
+    return g
+
+
+def model(nodes, inputs, outputs, initializers=(), opset=13, ir_version=8, name="g",
+          extra_opsets=(), graph_extra=b""):
+    g = graph(nodes, inputs, outputs, initializers, name, graph_extra)
     m = f_int(1, ir_version)
     m += f_bytes(8, f_str(1, "") + f_int(2, opset))
     for dom, ver in extra_opsets:

@@ -1,0 +1,1075 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The evaluation of one node for static analysis (analysis.h,
+ * docs/analysis.md). Integer arithmetic is exact: a result that overflows
+ * int64 or the output type, a division by zero, an index out of range, or
+ * anything else the ONNX specification does not determine gives an unknown
+ * element, never a guess. Symbols pass where the result is the symbol
+ * (x + 0, x * 1, x / 1, min(x, x), a Gather or Slice of a symbolic dim, a
+ * cast to int64). */
+#include "analysis.h"
+
+#include <string.h>
+
+#include "../core/internal.h"
+#include "../core/le.h"
+#include "../ops/reshape_rules.h"
+
+#define AOP(x) ((node_kind)(NODE_AOP + (int)(x)))
+
+/* ---- the lattice ---------------------------------------------------------- */
+
+static void *an_alloc(an_ctx *c, size_t n, size_t size) {
+  if (size != 0 && n > SIZE_MAX / 2 / size) return NULL;
+  return onnxshape__arena_alloc(c->arena, (n + 1) * size);
+}
+
+int an_set_rank(an_ctx *c, slot_info *s, size_t rank) {
+  s->rank_known = 1;
+  s->rank = rank;
+  s->dims = an_alloc(c, rank, sizeof(an_elem));
+  return s->dims != NULL;
+}
+
+int an_set_vals(an_ctx *c, slot_info *s, size_t n) {
+  s->vals = an_alloc(c, n, sizeof(an_elem));
+  if (s->vals == NULL) return 0;
+  for (size_t i = 0; i < n; i++) s->vals[i] = an_unknown();
+  s->vals_known = 1;
+  s->n_vals = n;
+  return 1;
+}
+
+int an_all_known(const an_elem *x, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (!x[i].known) return 0;
+  }
+  return 1;
+}
+
+int an_all_unknown(const an_elem *x, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (x[i].known || x[i].param != NULL) return 0;
+  }
+  return 1;
+}
+
+/* The integer types whose elements are tracked, and their ranges (uint64
+ * values past INT64_MAX are not tracked). */
+static int int_range(int32_t t, int64_t *lo, int64_t *hi) {
+  switch (t) {
+    case ONNXSHAPE_TYPE_BOOL: *lo = 0; *hi = 1; return 1;
+    case ONNXSHAPE_TYPE_UINT8: *lo = 0; *hi = UINT8_MAX; return 1;
+    case ONNXSHAPE_TYPE_INT8: *lo = INT8_MIN; *hi = INT8_MAX; return 1;
+    case ONNXSHAPE_TYPE_UINT16: *lo = 0; *hi = UINT16_MAX; return 1;
+    case ONNXSHAPE_TYPE_INT16: *lo = INT16_MIN; *hi = INT16_MAX; return 1;
+    case ONNXSHAPE_TYPE_INT32: *lo = INT32_MIN; *hi = INT32_MAX; return 1;
+    case ONNXSHAPE_TYPE_UINT32: *lo = 0; *hi = UINT32_MAX; return 1;
+    case ONNXSHAPE_TYPE_INT64: *lo = INT64_MIN; *hi = INT64_MAX; return 1;
+    case ONNXSHAPE_TYPE_UINT64: *lo = 0; *hi = INT64_MAX; return 1;
+    default: return 0;
+  }
+}
+
+static int is_int_type(int32_t t) {
+  int64_t lo, hi;
+  return int_range(t, &lo, &hi);
+}
+
+/* Element i of an integer or bool tensor (little-endian storage). */
+static int read_elem(const onnxshape_tensor *t, size_t i, int64_t *v) {
+  unsigned bytes;
+  int sign;
+  switch (t->type) {
+    case ONNXSHAPE_TYPE_BOOL: case ONNXSHAPE_TYPE_UINT8: bytes = 1; sign = 0; break;
+    case ONNXSHAPE_TYPE_INT8: bytes = 1; sign = 1; break;
+    case ONNXSHAPE_TYPE_UINT16: bytes = 2; sign = 0; break;
+    case ONNXSHAPE_TYPE_INT16: bytes = 2; sign = 1; break;
+    case ONNXSHAPE_TYPE_INT32: bytes = 4; sign = 1; break;
+    case ONNXSHAPE_TYPE_UINT32: bytes = 4; sign = 0; break;
+    case ONNXSHAPE_TYPE_INT64: bytes = 8; sign = 1; break;
+    case ONNXSHAPE_TYPE_UINT64: bytes = 8; sign = 0; break;
+    default: return 0;
+  }
+  if (t->data == NULL || (i + 1) * bytes > t->data_bytes) return 0;
+  uint64_t u = onnxshape__load_le((const unsigned char *)t->data + i * bytes, bytes);
+  if (t->type == ONNXSHAPE_TYPE_BOOL) u = u != 0;
+  if (sign && bytes < 8 && (u >> (8 * bytes - 1)) != 0) u |= ~(uint64_t)0 << (8 * bytes);
+  if (!sign && u > (uint64_t)INT64_MAX) return 0;
+  *v = (int64_t)u; /* two's complement: the value itself for signed types */
+  return 1;
+}
+
+/* The element count of s when its dims are all numbers and it is at most
+ * MAX_ENUM; else 0 and *n untouched. */
+static int small_count(const slot_info *s, size_t *n) {
+  if (!s->rank_known || !an_all_known(s->dims, s->rank)) return 0;
+  uint64_t k = 1;
+  for (size_t i = 0; i < s->rank; i++) {
+    if (s->dims[i].v == 0) {
+      *n = 0;
+      return 1;
+    }
+  }
+  for (size_t i = 0; i < s->rank; i++) {
+    if ((uint64_t)s->dims[i].v > MAX_ENUM) return 0;
+    k *= (uint64_t)s->dims[i].v;
+    if (k > MAX_ENUM) return 0;
+  }
+  *n = (size_t)k;
+  return 1;
+}
+
+int an_from_tensor(an_ctx *c, slot_info *s, const onnxshape_tensor *t, int value_known) {
+  s->type = t->type;
+  if (!an_set_rank(c, s, t->rank)) return 0;
+  for (size_t i = 0; i < t->rank; i++) s->dims[i] = an_num(t->dims[i]);
+  if (!value_known) return 1;
+  s->value = t;
+  size_t n;
+  if (!is_int_type(t->type) || !small_count(s, &n)) return 1;
+  if (!an_set_vals(c, s, n)) return 0;
+  for (size_t i = 0; i < n; i++) {
+    int64_t v;
+    if (read_elem(t, i, &v)) s->vals[i] = an_num(v);
+  }
+  return 1;
+}
+
+int an_copy(an_ctx *c, slot_info *out, const slot_info *in) {
+  *out = *in;
+  if (in->rank_known) {
+    if (!an_set_rank(c, out, in->rank)) return 0;
+    memcpy(out->dims, in->dims, in->rank * sizeof(an_elem));
+  }
+  if (in->vals_known) {
+    if (!an_set_vals(c, out, in->n_vals)) return 0;
+    memcpy(out->vals, in->vals, in->n_vals * sizeof(an_elem));
+  }
+  return 1;
+}
+
+static int same_elem(an_elem a, an_elem b) {
+  if (a.known || b.known) return a.known && b.known && a.v == b.v;
+  return a.param != NULL && b.param != NULL && strcmp(a.param, b.param) == 0;
+}
+
+int an_join(an_ctx *c, slot_info *out, const slot_info *a, const slot_info *b) {
+  memset(out, 0, sizeof *out);
+  out->type = a->type == b->type ? a->type : 0;
+  if (!a->rank_known || !b->rank_known || a->rank != b->rank) return 1;
+  if (!an_set_rank(c, out, a->rank)) return 0;
+  for (size_t i = 0; i < a->rank; i++) {
+    out->dims[i] = same_elem(a->dims[i], b->dims[i]) ? a->dims[i] : an_unknown();
+  }
+  if (a->vals_known && b->vals_known && a->n_vals == b->n_vals && out->type != 0) {
+    if (!an_set_vals(c, out, a->n_vals)) return 0;
+    for (size_t i = 0; i < a->n_vals; i++) {
+      out->vals[i] = same_elem(a->vals[i], b->vals[i]) ? a->vals[i] : an_unknown();
+    }
+  }
+  return 1;
+}
+
+/* ---- node access ---------------------------------------------------------- */
+
+/* Input k, or NULL when absent. */
+static slot_info *in(an_ctx *c, const graph_node *n, size_t k) {
+  return k < n->n_inputs && n->inputs[k] != NO_SLOT ? &c->slots[n->inputs[k]] : NULL;
+}
+
+static const node_attr *attr(const graph_node *n, const char *name) {
+  for (size_t i = 0; i < n->n_attrs; i++) {
+    if (strcmp(n->attrs[i].name, name) == 0) return &n->attrs[i];
+  }
+  return NULL;
+}
+
+/* An INT attribute, or def when absent. */
+static int64_t attr_int(const graph_node *n, const char *name, int64_t def) {
+  const node_attr *a = attr(n, name);
+  return a != NULL && a->type == ATTR_INT ? a->i : def;
+}
+
+/* A list of numbers from an INTS attribute (version < since) or from input
+ * k: 1 with *v and *len when every number is known, 0 otherwise; *absent
+ * says it is not given at all. */
+static int int_list(an_ctx *c, const graph_node *n, const char *name, int since, size_t k,
+                    int64_t *v, size_t cap, size_t *len, int *absent) {
+  *absent = 0;
+  if (n->version < since) {
+    const node_attr *a = attr(n, name);
+    if (a == NULL) {
+      *absent = 1;
+      return 0;
+    }
+    if (a->type != ATTR_INTS || a->n_ints > cap) return 0;
+    for (size_t i = 0; i < a->n_ints; i++) v[i] = a->ints[i];
+    *len = a->n_ints;
+    return 1;
+  }
+  const slot_info *s = in(c, n, k);
+  if (s == NULL) {
+    *absent = 1;
+    return 0;
+  }
+  if (!s->vals_known || s->n_vals > cap || !an_all_known(s->vals, s->n_vals)) return 0;
+  for (size_t i = 0; i < s->n_vals; i++) v[i] = s->vals[i].v;
+  *len = s->n_vals;
+  return 1;
+}
+
+/* An axis in [-r, r-1] (or [0, r-1] when negatives are not allowed) as
+ * 0..r-1, or -1. */
+static int64_t norm_axis(int64_t axis, size_t r, int negative_ok) {
+  int64_t rank = (int64_t)r;
+  if (axis < 0 && negative_ok && axis >= -rank) return axis + rank;
+  return axis >= 0 && axis < rank ? axis : -1;
+}
+
+/* ---- arithmetic ------------------------------------------------------------- */
+
+static an_elem in_range(an_elem e, int32_t type) {
+  int64_t lo, hi;
+  if (!e.known) return e;
+  if (!int_range(type, &lo, &hi) || e.v < lo || e.v > hi) return an_unknown();
+  return e;
+}
+
+/* x op y for one element pair of an integer type. */
+static an_elem arith(aop op, an_elem x, an_elem y, int32_t type) {
+  int64_t r;
+  if (x.known && y.known) {
+    int64_t a = x.v, b = y.v;
+    switch (op) {
+      case AOP_ADD: if (__builtin_add_overflow(a, b, &r)) return an_unknown(); break;
+      case AOP_SUB: if (__builtin_sub_overflow(a, b, &r)) return an_unknown(); break;
+      case AOP_MUL: if (__builtin_mul_overflow(a, b, &r)) return an_unknown(); break;
+      case AOP_DIV:
+        /* DIV-INT: integer Div truncates toward zero (C++ and onnxruntime;
+         * the specification does not say): a division by zero or
+         * INT64_MIN / -1 is not determined. */
+        if (b == 0 || (a == INT64_MIN && b == -1)) return an_unknown();
+        r = a / b;
+        break;
+      case AOP_MIN: r = a < b ? a : b; break;
+      case AOP_MAX: r = a > b ? a : b; break;
+      case AOP_EQUAL: return an_num(a == b);
+      default: return an_unknown();
+    }
+    return in_range(an_num(r), type);
+  }
+  /* Symbols: the cases whose result does not depend on the symbol's value. */
+  int same = same_elem(x, y) && x.param != NULL;
+  switch (op) {
+    case AOP_ADD:
+      if (y.known && y.v == 0) return x;
+      if (x.known && x.v == 0) return y;
+      break;
+    case AOP_SUB:
+      if (y.known && y.v == 0) return x;
+      if (same) return an_num(0);
+      break;
+    case AOP_MUL:
+      if (y.known && y.v == 1) return x;
+      if (x.known && x.v == 1) return y;
+      if ((y.known && y.v == 0 && x.param != NULL) || (x.known && x.v == 0 && y.param != NULL)) {
+        return an_num(0); /* a symbolic dim is a finite number */
+      }
+      break;
+    case AOP_DIV:
+      if (y.known && y.v == 1) return x;
+      break;
+    case AOP_MIN: case AOP_MAX:
+      if (same) return x;
+      break;
+    case AOP_EQUAL:
+      if (same) return an_num(1);
+      break;
+    default: break;
+  }
+  return an_unknown();
+}
+
+/* ---- broadcasting ------------------------------------------------------------ */
+
+/* out's dims: the multidirectional broadcast of the k inputs' dims
+ * (BROADCAST), or unknown rank when a rank is unknown. Returns 0 when out
+ * of memory. */
+static int broadcast_dims(an_ctx *c, slot_info *out, slot_info *const *ins, size_t k) {
+  size_t rank = 0;
+  for (size_t i = 0; i < k; i++) {
+    if (ins[i] == NULL || !ins[i]->rank_known) return 1;
+    if (ins[i]->rank > rank) rank = ins[i]->rank;
+  }
+  if (!an_set_rank(c, out, rank)) return 0;
+  for (size_t d = 0; d < rank; d++) {
+    an_elem r = an_num(1);
+    int fixed = 0; /* r is a dim other than 1 */
+    for (size_t i = 0; i < k; i++) {
+      const slot_info *s = ins[i];
+      if (d + s->rank < rank) continue; /* a missing leading dim is 1 */
+      an_elem e = s->dims[d + s->rank - rank];
+      if (e.known && e.v == 1) continue;
+      if (!fixed) {
+        r = e;
+        fixed = 1;
+      } else if (!same_elem(r, e)) {
+        r = an_unknown(); /* different (an error at run time) or not known */
+      }
+    }
+    /* A symbol may be 1 at run time, where another input's dim wins. */
+    if (fixed && !r.known) {
+      for (size_t i = 0; i < k; i++) {
+        const slot_info *s = ins[i];
+        if (d + s->rank < rank) continue;
+        an_elem e = s->dims[d + s->rank - rank];
+        if (!same_elem(e, r) && !(e.known && e.v == 1)) r = an_unknown();
+      }
+    }
+    out->dims[d] = r;
+  }
+  return 1;
+}
+
+/* The flat index into s of output element f of dims od (rank r), with
+ * broadcasting. */
+static size_t source_index(const slot_info *s, const an_elem *od, size_t r, size_t f) {
+  size_t idx = 0, stride = 1;
+  for (size_t d = r; d-- > 0;) {
+    size_t coord = f % (size_t)od[d].v;
+    f /= (size_t)od[d].v;
+    if (d + s->rank < r) continue;
+    size_t sd = d + s->rank - r;
+    size_t dim = (size_t)s->dims[sd].v;
+    idx += (dim == 1 ? 0 : coord) * stride;
+    stride *= dim;
+  }
+  return idx;
+}
+
+/* Elementwise operators: Add, Sub, Mul, Div, Equal (two inputs), Min, Max
+ * (any number), Where (condition, x, y). Versions before 7 (8 for Min and
+ * Max) do not broadcast multidirectionally: there the output is evaluated
+ * only when every input has the same dims. */
+static int eval_elementwise(an_ctx *c, const graph_node *n, aop op) {
+  slot_info *out = &c->slots[n->outputs[0]];
+  size_t k = n->n_inputs;
+  slot_info *ins[3];
+  slot_info **list = k <= 3 ? ins : an_alloc(c, k, sizeof *list);
+  if (list == NULL) return 0;
+  for (size_t i = 0; i < k; i++) list[i] = in(c, n, i);
+  if (k == 0) return 1;
+  const slot_info *x = op == AOP_WHERE ? (k == 3 ? list[1] : NULL) : list[0];
+  if (x == NULL) return 1;
+  out->type = op == AOP_EQUAL || op == AOP_NOT ? ONNXSHAPE_TYPE_BOOL : x->type;
+  int legacy = (op == AOP_MIN || op == AOP_MAX) ? n->version < 8 : n->version < 7;
+  if (legacy) {
+    for (size_t i = 1; i < k; i++) {
+      if (list[i] == NULL || !list[i]->rank_known || !x->rank_known ||
+          list[i]->rank != x->rank) {
+        return 1;
+      }
+      for (size_t d = 0; d < x->rank; d++) {
+        if (!same_elem(list[i]->dims[d], x->dims[d]) || !x->dims[d].known) return 1;
+      }
+    }
+  }
+  if (!broadcast_dims(c, out, list, k)) return 0;
+  size_t count;
+  if (!small_count(out, &count) || !is_int_type(out->type)) return 1;
+  for (size_t i = 0; i < k; i++) {
+    if (list[i] == NULL || !list[i]->vals_known || !is_int_type(list[i]->type)) return 1;
+  }
+  if (!an_set_vals(c, out, count)) return 0;
+  for (size_t f = 0; f < count; f++) {
+    if (op == AOP_WHERE) {
+      an_elem cond = list[0]->vals[source_index(list[0], out->dims, out->rank, f)];
+      if (cond.known) {
+        const slot_info *pick = cond.v != 0 ? list[1] : list[2];
+        out->vals[f] = pick->vals[source_index(pick, out->dims, out->rank, f)];
+      }
+      continue;
+    }
+    an_elem r = list[0]->vals[source_index(list[0], out->dims, out->rank, f)];
+    for (size_t i = 1; i < k; i++) {
+      r = arith(op, r, list[i]->vals[source_index(list[i], out->dims, out->rank, f)], out->type);
+    }
+    out->vals[f] = r;
+  }
+  return 1;
+}
+
+/* ---- the operators ------------------------------------------------------------ */
+
+static int eval_not(an_ctx *c, const graph_node *n) {
+  slot_info *x = in(c, n, 0);
+  slot_info *out = &c->slots[n->outputs[0]];
+  if (x == NULL) return 1;
+  if (!an_copy(c, out, x)) return 0;
+  out->type = ONNXSHAPE_TYPE_BOOL;
+  out->value = NULL;
+  for (size_t i = 0; out->vals_known && i < out->n_vals; i++) {
+    out->vals[i] = x->vals[i].known ? an_num(x->vals[i].v == 0) : an_unknown();
+  }
+  return 1;
+}
+
+/* Cast: the value when it fits the target type (an integer out of range
+ * is not determined by the specification); a symbol only to int64 and
+ * uint64 (every dim fits). */
+static int eval_cast(an_ctx *c, const graph_node *n) {
+  slot_info *x = in(c, n, 0);
+  slot_info *out = &c->slots[n->outputs[0]];
+  int64_t to = attr_int(n, "to", 0);
+  if (x == NULL) return 1;
+  if (!an_copy(c, out, x)) return 0;
+  out->value = NULL;
+  out->type = to > 0 && to <= ONNXSHAPE_TYPE_LAST ? (int32_t)to : 0;
+  if (!out->vals_known) return 1;
+  if (!is_int_type(out->type) || !is_int_type(x->type)) {
+    out->vals_known = 0;
+    out->n_vals = 0;
+    return 1;
+  }
+  for (size_t i = 0; i < out->n_vals; i++) {
+    an_elem e = x->vals[i];
+    if (e.known) {
+      out->vals[i] = out->type == ONNXSHAPE_TYPE_BOOL ? an_num(e.v != 0) : in_range(e, out->type);
+    } else if (out->type != ONNXSHAPE_TYPE_INT64 && out->type != ONNXSHAPE_TYPE_UINT64) {
+      out->vals[i] = an_unknown();
+    }
+  }
+  return 1;
+}
+
+/* Identity and the like: the input as it is. */
+static int eval_copy(an_ctx *c, const graph_node *n) {
+  slot_info *x = in(c, n, 0);
+  if (x == NULL) return 1;
+  return an_copy(c, &c->slots[n->outputs[0]], x);
+}
+
+/* Gather: dims data[:axis] + indices + data[axis+1:]; values for a 1-D
+ * data along axis 0. Negative indices count from the end from version 11
+ * (version 1 does not define them: not evaluated); an index out of range is
+ * an error at run time (unknown here). */
+static int eval_gather(an_ctx *c, const graph_node *n) {
+  slot_info *data = in(c, n, 0), *idx = in(c, n, 1);
+  slot_info *out = &c->slots[n->outputs[0]];
+  if (data == NULL || idx == NULL) return 1;
+  out->type = data->type;
+  if (!data->rank_known || !idx->rank_known) return 1;
+  int64_t axis = norm_axis(attr_int(n, "axis", 0), data->rank, 1);
+  if (axis < 0) return 1;
+  size_t a = (size_t)axis;
+  if (!an_set_rank(c, out, data->rank - 1 + idx->rank)) return 0;
+  size_t o = 0;
+  for (size_t i = 0; i < a; i++) out->dims[o++] = data->dims[i];
+  for (size_t i = 0; i < idx->rank; i++) out->dims[o++] = idx->dims[i];
+  for (size_t i = a + 1; i < data->rank; i++) out->dims[o++] = data->dims[i];
+  if (data->rank != 1 || !data->vals_known || !idx->vals_known) return 1;
+  if (!an_set_vals(c, out, idx->n_vals)) return 0;
+  int64_t len = (int64_t)data->n_vals;
+  for (size_t i = 0; i < idx->n_vals; i++) {
+    an_elem e = idx->vals[i];
+    if (!e.known) continue;
+    int64_t k = e.v;
+    if (k < 0 && n->version >= 11) k += len;
+    if (k >= 0 && k < len) out->vals[i] = data->vals[k];
+  }
+  return 1;
+}
+
+/* Slice's clamping (SLICE-CLAMP, the specification from version 10): the
+ * first index and the count along a dim of `dim` elements. */
+static int slice_range(int64_t dim, int64_t start, int64_t end, int64_t step, int64_t *first,
+                       int64_t *count) {
+  if (step == 0) return 0;
+  if (start < 0) start += dim;
+  if (end < 0) end += dim;
+  if (step > 0) {
+    start = start < 0 ? 0 : start > dim ? dim : start;
+    end = end < 0 ? 0 : end > dim ? dim : end;
+    *count = end > start ? (end - start + step - 1) / step : 0;
+  } else {
+    start = start < 0 ? -1 : start > dim - 1 ? dim - 1 : start;
+    end = end < -1 ? -1 : end > dim - 1 ? dim - 1 : end;
+    *count = start > end ? (start - end + (-step) - 1) / (-step) : 0;
+  }
+  *first = start;
+  return 1;
+}
+
+static int eval_slice(an_ctx *c, const graph_node *n) {
+  slot_info *data = in(c, n, 0);
+  slot_info *out = &c->slots[n->outputs[0]];
+  if (data == NULL) return 1;
+  out->type = data->type;
+  if (!data->rank_known) return 1;
+  size_t r = data->rank;
+  int64_t starts[64], ends[64], axes[64], steps[64];
+  size_t ns = 0, ne = 0, na = 0, nst = 0;
+  int absent_s, absent_e, absent_a, absent_st;
+  int ok_s = int_list(c, n, "starts", 10, 1, starts, 64, &ns, &absent_s);
+  int ok_e = int_list(c, n, "ends", 10, 2, ends, 64, &ne, &absent_e);
+  int ok_a = int_list(c, n, "axes", 10, 3, axes, 64, &na, &absent_a);
+  int ok_st = n->version >= 10 ? int_list(c, n, "steps", 10, 4, steps, 64, &nst, &absent_st) : 0;
+  if (n->version < 10) absent_st = 1;
+  if (!ok_s || !ok_e || ns != ne || (!ok_a && !absent_a) || (!ok_st && !absent_st)) {
+    /* The rank stays; sliced dims are not known. */
+    if (!an_set_rank(c, out, r)) return 0;
+    for (size_t i = 0; i < r; i++) out->dims[i] = an_unknown();
+    return 1;
+  }
+  if (absent_a) {
+    if (ns > r) return 1;
+    for (size_t i = 0; i < ns; i++) axes[i] = (int64_t)i;
+    na = ns;
+  }
+  if (absent_st) {
+    for (size_t i = 0; i < ns; i++) steps[i] = 1;
+    nst = ns;
+  }
+  if (na != ns || nst != ns) return 1;
+  int64_t first[64], count[64], step_of[64];
+  unsigned char sliced[64] = {0};
+  if (r > 64) return 1;
+  if (!an_set_rank(c, out, r)) return 0;
+  for (size_t i = 0; i < r; i++) out->dims[i] = data->dims[i];
+  for (size_t i = 0; i < ns; i++) {
+    int64_t ax = norm_axis(axes[i], r, n->version >= 10);
+    if (ax < 0 || sliced[ax]) return 1; /* an error at run time */
+    sliced[ax] = 1;
+    an_elem d = data->dims[ax];
+    if (!d.known || !slice_range(d.v, starts[i], ends[i], steps[i], &first[ax], &count[ax])) {
+      out->dims[ax] = an_unknown();
+      continue;
+    }
+    step_of[ax] = steps[i];
+    out->dims[ax] = an_num(count[ax]);
+  }
+  if (r != 1 || !data->vals_known || !out->dims[0].known) return 1;
+  size_t cnt = (size_t)out->dims[0].v;
+  if (!an_set_vals(c, out, cnt)) return 0;
+  int64_t f = sliced[0] ? first[0] : 0, st = sliced[0] ? step_of[0] : 1;
+  for (size_t i = 0; i < cnt; i++) out->vals[i] = data->vals[f + (int64_t)i * st];
+  return 1;
+}
+
+/* Concat along `axis` (required from version 4; version 1 defaults to 1;
+ * negative from version 11). */
+static int eval_concat(an_ctx *c, const graph_node *n) {
+  slot_info *out = &c->slots[n->outputs[0]];
+  if (n->n_inputs == 0 || in(c, n, 0) == NULL) return 1;
+  const slot_info *x0 = in(c, n, 0);
+  out->type = x0->type;
+  size_t r = 0;
+  for (size_t i = 0; i < n->n_inputs; i++) {
+    const slot_info *x = in(c, n, i);
+    if (x == NULL || !x->rank_known) return 1;
+    if (i > 0 && x->rank != r) return 1;
+    r = x->rank;
+  }
+  const node_attr *ax = attr(n, "axis");
+  int64_t axis = ax != NULL ? ax->i : (n->version < 4 ? 1 : INT64_MAX);
+  axis = norm_axis(axis, r, n->version >= 11);
+  if (axis < 0) return 1;
+  if (!an_set_rank(c, out, r)) return 0;
+  for (size_t d = 0; d < r; d++) {
+    if ((int64_t)d == axis) {
+      int64_t sum = 0;
+      int known = 1;
+      for (size_t i = 0; i < n->n_inputs && known; i++) {
+        an_elem e = in(c, n, i)->dims[d];
+        known = e.known && !__builtin_add_overflow(sum, e.v, &sum);
+      }
+      out->dims[d] = known ? an_num(sum) : an_unknown();
+      continue;
+    }
+    an_elem e = an_unknown();
+    for (size_t i = 0; i < n->n_inputs && !e.known; i++) {
+      an_elem x = in(c, n, i)->dims[d];
+      if (x.known || (e.param == NULL && x.param != NULL)) e = x;
+    }
+    out->dims[d] = e;
+  }
+  if (r != 1) return 1;
+  size_t total = 0;
+  for (size_t i = 0; i < n->n_inputs; i++) {
+    const slot_info *x = in(c, n, i);
+    if (!x->vals_known) return 1;
+    total += x->n_vals;
+  }
+  if (total > MAX_ENUM) return 1;
+  if (!an_set_vals(c, out, total)) return 0;
+  size_t at = 0;
+  for (size_t i = 0; i < n->n_inputs; i++) {
+    const slot_info *x = in(c, n, i);
+    for (size_t k = 0; k < x->n_vals; k++) out->vals[at++] = x->vals[k];
+  }
+  return 1;
+}
+
+/* Unsqueeze (axes: attribute before 13, input from 13; negative from 11,
+ * counted in the output's rank) and Squeeze (axes optional: without, every
+ * dim of 1 goes, which needs every dim known). Elements keep their order. */
+static int eval_squeeze(an_ctx *c, const graph_node *n, int unsqueeze) {
+  slot_info *x = in(c, n, 0);
+  slot_info *out = &c->slots[n->outputs[0]];
+  if (x == NULL) return 1;
+  out->type = x->type;
+  if (!x->rank_known || x->rank > 64) return 1;
+  int64_t axes[64];
+  size_t na = 0;
+  int absent;
+  int ok = int_list(c, n, "axes", 13, 1, axes, 64, &na, &absent);
+  if (!ok && !(absent && !unsqueeze)) return 1;
+  size_t r = x->rank;
+  unsigned char mark[128] = {0};
+  size_t out_rank;
+  if (unsqueeze) {
+    out_rank = r + na;
+    if (out_rank > 128) return 1;
+    for (size_t i = 0; i < na; i++) {
+      int64_t a = norm_axis(axes[i], out_rank, n->version >= 11);
+      if (a < 0 || mark[a]) return 1;
+      mark[a] = 1;
+    }
+    if (!an_set_rank(c, out, out_rank)) return 0;
+    for (size_t d = 0, k = 0; d < out_rank; d++) out->dims[d] = mark[d] ? an_num(1) : x->dims[k++];
+  } else {
+    if (absent) {
+      for (size_t d = 0; d < r; d++) {
+        if (!x->dims[d].known) return 1;
+        mark[d] = x->dims[d].v == 1;
+      }
+    }
+    for (size_t i = 0; i < na; i++) {
+      int64_t a = norm_axis(axes[i], r, n->version >= 11);
+      if (a < 0 || mark[a] || (x->dims[a].known && x->dims[a].v != 1)) return 1;
+      mark[a] = 1;
+    }
+    out_rank = 0;
+    for (size_t d = 0; d < r; d++) out_rank += !mark[d];
+    if (!an_set_rank(c, out, out_rank)) return 0;
+    for (size_t d = 0, k = 0; d < r; d++) {
+      if (!mark[d]) out->dims[k++] = x->dims[d];
+    }
+  }
+  if (x->vals_known) {
+    if (!an_set_vals(c, out, x->n_vals)) return 0;
+    memcpy(out->vals, x->vals, x->n_vals * sizeof(an_elem));
+  }
+  return 1;
+}
+
+/* ConstantOfShape: dims the input's values; elements the `value`
+ * attribute's one element (default float 0). */
+static int eval_constant_of_shape(an_ctx *c, const graph_node *n) {
+  slot_info *x = in(c, n, 0);
+  slot_info *out = &c->slots[n->outputs[0]];
+  const onnxshape_tensor *v = n->constant != NULL ? &n->constant->view : NULL;
+  out->type = v != NULL ? v->type : ONNXSHAPE_TYPE_FLOAT;
+  if (x == NULL) return 1;
+  if (x->vals_known) {
+    if (!an_set_rank(c, out, x->n_vals)) return 0;
+    for (size_t i = 0; i < x->n_vals; i++) {
+      out->dims[i] = x->vals[i].known && x->vals[i].v < 0 ? an_unknown() : x->vals[i];
+    }
+  } else if (x->rank_known && x->rank == 1 && x->dims[0].known &&
+             x->dims[0].v <= (int64_t)MAX_ENUM) {
+    if (!an_set_rank(c, out, (size_t)x->dims[0].v)) return 0;
+    for (size_t i = 0; i < out->rank; i++) out->dims[i] = an_unknown();
+  }
+  size_t count;
+  int64_t e;
+  if (v == NULL || !is_int_type(v->type) || !small_count(out, &count) || !read_elem(v, 0, &e)) {
+    return 1;
+  }
+  if (!an_set_vals(c, out, count)) return 0;
+  for (size_t i = 0; i < count; i++) out->vals[i] = an_num(e);
+  return 1;
+}
+
+/* Range: max(ceil((limit - start) / delta), 0) elements. */
+static int eval_range(an_ctx *c, const graph_node *n) {
+  slot_info *s = in(c, n, 0), *l = in(c, n, 1), *d = in(c, n, 2);
+  slot_info *out = &c->slots[n->outputs[0]];
+  if (s == NULL) return 1;
+  out->type = s->type;
+  if (!an_set_rank(c, out, 1)) return 0;
+  out->dims[0] = an_unknown();
+  if (l == NULL || d == NULL || !s->vals_known || !l->vals_known || !d->vals_known ||
+      s->n_vals != 1 || l->n_vals != 1 || d->n_vals != 1 || !s->vals[0].known ||
+      !l->vals[0].known || !d->vals[0].known || d->vals[0].v == 0) {
+    return 1;
+  }
+  int64_t start = s->vals[0].v, delta = d->vals[0].v, diff;
+  if (__builtin_sub_overflow(l->vals[0].v, start, &diff)) return 1;
+  int64_t q = diff / delta, rem = diff % delta;
+  if (rem != 0 && ((rem > 0) == (delta > 0))) q++; /* ceil */
+  if (q < 0) q = 0;
+  out->dims[0] = an_num(q);
+  if (q > (int64_t)MAX_ENUM || !an_set_vals(c, out, (size_t)q)) return q > (int64_t)MAX_ENUM;
+  for (int64_t i = 0; i < q; i++) {
+    int64_t v;
+    out->vals[i] = __builtin_mul_overflow(i, delta, &v) || __builtin_add_overflow(v, start, &v)
+                       ? an_unknown()
+                       : in_range(an_num(v), out->type);
+  }
+  return 1;
+}
+
+/* ReduceProd over a 1-D (or scalar) input, all axes: the product (keepdims
+ * default 1). Axes: attribute before 18, input from 18. */
+static int eval_reduce_prod(an_ctx *c, const graph_node *n) {
+  slot_info *x = in(c, n, 0);
+  slot_info *out = &c->slots[n->outputs[0]];
+  if (x == NULL) return 1;
+  out->type = x->type;
+  if (!x->rank_known || x->rank > 1) return 1;
+  int64_t axes[2];
+  size_t na = 0;
+  int absent;
+  int ok = int_list(c, n, "axes", 18, 1, axes, 2, &na, &absent);
+  int noop = n->version >= 18 && attr_int(n, "noop_with_empty_axes", 0) != 0;
+  if (!ok && !absent) return 1;
+  if ((absent || na == 0) && noop) return eval_copy(c, n);
+  if (ok && na > 0 && !(na == 1 && x->rank == 1 && norm_axis(axes[0], 1, 1) == 0)) return 1;
+  int keep = attr_int(n, "keepdims", 1) != 0;
+  if (!an_set_rank(c, out, keep ? x->rank : 0)) return 0;
+  for (size_t i = 0; i < out->rank; i++) out->dims[i] = an_num(1);
+  if (!x->vals_known || !is_int_type(x->type)) return 1;
+  if (!an_set_vals(c, out, 1)) return 0;
+  an_elem p = an_num(1);
+  for (size_t i = 0; i < x->n_vals; i++) p = arith(AOP_MUL, p, x->vals[i], out->type);
+  out->vals[0] = p;
+  return 1;
+}
+
+/* ---- Shape, Size, Reshape: the kernels' rules -------------------------------- */
+
+/* Shape's slice of the input's dims: start clamped as the kernel does. */
+static onnxshape_status eval_shape(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
+  slot_info *x = in(c, n, 0);
+  slot_info *out = &c->slots[n->outputs[0]];
+  out->type = ONNXSHAPE_TYPE_INT64;
+  if (!an_set_rank(c, out, 1)) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  out->dims[0] = an_unknown();
+  if (x->type != 0) {
+    onnxshape_status st = onnxshape_check_type(ONNXSHAPE_OP_SHAPE, n->version, x->type, diag);
+    if (st != ONNXSHAPE_OK) return st;
+  }
+  if (!x->rank_known) return ONNXSHAPE_OK;
+  size_t len;
+  int32_t type = x->type != 0 ? x->type : ONNXSHAPE_TYPE_FLOAT;
+  onnxshape_status st = onnxshape_shape_infer(n->version, type, x->rank, &n->shape_attrs, &len, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  out->dims[0] = an_num((int64_t)len);
+  size_t start = 0;
+  if (n->shape_attrs.has_start) {
+    int64_t r = (int64_t)x->rank, a = n->shape_attrs.start;
+    int64_t s = a < 0 ? (a < -r ? 0 : a + r) : (a > r ? r : a);
+    start = (size_t)s;
+  }
+  if (!an_set_vals(c, out, len)) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  for (size_t i = 0; i < len; i++) out->vals[i] = x->dims[start + i];
+  return ONNXSHAPE_OK;
+}
+
+static onnxshape_status eval_size(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
+  slot_info *x = in(c, n, 0);
+  slot_info *out = &c->slots[n->outputs[0]];
+  out->type = ONNXSHAPE_TYPE_INT64;
+  if (!an_set_rank(c, out, 0) || !an_set_vals(c, out, 1)) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  if (x->type != 0) {
+    onnxshape_status st = onnxshape_size_infer(n->version, x->type, diag);
+    if (st != ONNXSHAPE_OK) return st;
+  }
+  if (!x->rank_known || !an_all_known(x->dims, x->rank)) return ONNXSHAPE_OK;
+  int64_t *dims = an_alloc(c, x->rank, sizeof(int64_t));
+  if (dims == NULL) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  for (size_t i = 0; i < x->rank; i++) dims[i] = x->dims[i].v;
+  onnxshape_tensor t = {x->type != 0 ? x->type : ONNXSHAPE_TYPE_FLOAT, x->rank, dims, NULL, 0};
+  int64_t count;
+  onnxshape_status st = onnxshape_size_run(n->version, &t, &count, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  out->vals[0] = an_num(count);
+  return ONNXSHAPE_OK;
+}
+
+/* Reshape with some target values or input dims not numbers: the rules the
+ * known values alone decide (the kernel's own, reshape_rules.h, each value
+ * not known given as 1, which none of them rejects), and the dims that can
+ * be named. */
+static onnxshape_status reshape_symbolic(an_ctx *c, const graph_node *n, const slot_info *x,
+                                         const an_elem *target, size_t len, slot_info *out,
+                                         onnxshape_diag *diag) {
+  int64_t *values = an_alloc(c, len, sizeof(int64_t));
+  if (values == NULL) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  for (size_t i = 0; i < len; i++) values[i] = target[i].known ? target[i].v : 1;
+  onnxshape_status st = onnxshape__reshape_check_known(
+      n->version, x->type, values, len, x->rank_known ? x->rank : SIZE_MAX, &n->reshape_attrs,
+      diag);
+  if (st != ONNXSHAPE_OK) return st;
+  int allowzero = n->reshape_attrs.has_allowzero && n->reshape_attrs.allowzero == 1;
+  if (!an_set_rank(c, out, len)) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  size_t minus = len;
+  for (size_t i = 0; i < len; i++) {
+    int64_t v = target[i].v;
+    if (!target[i].known) {
+      out->dims[i] = an_sym(target[i].param);
+    } else if (v == -1) {
+      minus = i;
+      out->dims[i] = an_unknown();
+    } else if (v == 0 && !allowzero) {
+      out->dims[i] = x->rank_known && i < x->rank ? x->dims[i] : an_unknown();
+    } else {
+      out->dims[i] = an_num(v);
+    }
+  }
+  /* -1 from [N,3,4] to [0,-1]: when every input dim that is not a number is
+   * copied in place by a 0 (or met by the same symbol), the symbols cancel
+   * and -1 = (known input) / (known target). */
+  if (minus == len || !x->rank_known) return ONNXSHAPE_OK;
+  unsigned char *matched = an_alloc(c, len, 1);
+  if (matched == NULL) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  memset(matched, 0, len);
+  int64_t num = 1, den = 1;
+  const char *left = NULL; /* the one input symbol nothing cancels, if any */
+  for (size_t i = 0; i < x->rank; i++) {
+    int copied = !allowzero && i < len && target[i].known && target[i].v == 0;
+    if (copied) {
+      matched[i] = 1;
+      continue;
+    }
+    if (!x->dims[i].known) {
+      /* the same symbol elsewhere in the output cancels it */
+      size_t k = 0;
+      while (k < len && (k == minus || matched[k] || !same_elem(out->dims[k], x->dims[i]) ||
+                         x->dims[i].param == NULL)) {
+        k++;
+      }
+      if (k < len) {
+        matched[k] = 1;
+      } else if (left == NULL && x->dims[i].param != NULL) {
+        left = x->dims[i].param; /* [N,3,4] to [-1,12]: the -1 is N */
+      } else {
+        return ONNXSHAPE_OK;
+      }
+      continue;
+    }
+    if (!onnxshape__mul_nonneg(num, x->dims[i].v, &num)) return ONNXSHAPE_OK;
+  }
+  for (size_t i = 0; i < len; i++) {
+    if (i == minus || matched[i]) continue;
+    if (!out->dims[i].known) return ONNXSHAPE_OK;
+    if (!onnxshape__mul_nonneg(den, out->dims[i].v, &den)) return ONNXSHAPE_OK;
+  }
+  if (left != NULL) {
+    if (num == den && den != 0) out->dims[minus] = an_sym(left);
+  } else if (den != 0 && num % den == 0) {
+    out->dims[minus] = an_num(num / den);
+  }
+  return ONNXSHAPE_OK;
+}
+
+static onnxshape_status eval_reshape(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
+  slot_info *x = in(c, n, 0);
+  slot_info *shape = n->n_inputs == 2 ? in(c, n, 1) : NULL;
+  slot_info *out = &c->slots[n->outputs[0]];
+  out->type = x->type;
+  an_elem *target = NULL;
+  size_t len = 0;
+  if (n->n_inputs == 1) {
+    len = n->reshape1_len;
+    target = an_alloc(c, len, sizeof(an_elem));
+    if (target == NULL) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < len; i++) target[i] = an_num(n->reshape1_shape[i]);
+  } else {
+    if (shape->type != 0 && shape->rank_known) {
+      onnxshape_status st =
+          onnxshape_reshape_check_shape_input(n->version, shape->type, shape->rank, diag);
+      if (st != ONNXSHAPE_OK) return st;
+    }
+    if (shape->vals_known) {
+      target = shape->vals;
+      len = shape->n_vals;
+    } else if (shape->rank_known && shape->rank == 1 && shape->dims[0].known &&
+               shape->dims[0].v <= (int64_t)MAX_ENUM) {
+      /* The target's length is the output's rank (a longer one stays unknown). */
+      if (!an_set_rank(c, out, (size_t)shape->dims[0].v)) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+      for (size_t i = 0; i < out->rank; i++) out->dims[i] = an_unknown();
+      return ONNXSHAPE_OK;
+    } else {
+      return ONNXSHAPE_OK;
+    }
+  }
+  if (x->rank_known && an_all_known(x->dims, x->rank) && an_all_known(target, len)) {
+    /* Everything is a number: the kernel decides, errors included. */
+    int64_t *dims = an_alloc(c, x->rank, sizeof(int64_t));
+    int64_t *tv = an_alloc(c, len, sizeof(int64_t));
+    int64_t *od = an_alloc(c, len, sizeof(int64_t));
+    if (dims == NULL || tv == NULL || od == NULL) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < x->rank; i++) dims[i] = x->dims[i].v;
+    for (size_t i = 0; i < len; i++) tv[i] = target[i].v;
+    onnxshape_status st = onnxshape_reshape_infer(
+        n->version, x->type != 0 ? x->type : ONNXSHAPE_TYPE_FLOAT, dims, x->rank, tv, len,
+        &n->reshape_attrs, od, len, diag);
+    if (st != ONNXSHAPE_OK) return st;
+    if (!an_set_rank(c, out, len)) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < len; i++) out->dims[i] = an_num(od[i]);
+  } else {
+    onnxshape_status st = reshape_symbolic(c, n, x, target, len, out, diag);
+    if (st != ONNXSHAPE_OK) return st;
+  }
+  /* The elements keep their order. */
+  size_t count;
+  if (x->vals_known && small_count(out, &count) && count == x->n_vals) {
+    if (!an_set_vals(c, out, count)) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+    memcpy(out->vals, x->vals, count * sizeof(an_elem));
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* ---- dispatch ------------------------------------------------------------------ */
+
+int an_evaluates(const graph_node *n) {
+  if (n->kind == NODE_OTHER) return 0;
+  return n->kind != AOP(AOP_LOOP) && n->kind != AOP(AOP_SCAN);
+}
+
+onnxshape_status an_eval(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
+  int ok = 1;
+  switch (n->kind) {
+    case NODE_SHAPE: return eval_shape(c, n, diag);
+    case NODE_SIZE: return eval_size(c, n, diag);
+    case NODE_RESHAPE: return eval_reshape(c, n, diag);
+    case NODE_CONSTANT:
+      ok = an_from_tensor(c, &c->slots[n->outputs[0]], &n->constant->view, 1);
+      break;
+    case NODE_IDENTITY: {
+      const slot_info *x = in(c, n, 0);
+      if (x->type != 0 &&
+          (onnxshape__other_types(ONNXSHAPE__IDENTITY, n->version) & (1u << x->type)) == 0) {
+        return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "Identity", n->version,
+                               "input type {} is not allowed",
+                               ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(x->type))));
+      }
+      ok = eval_copy(c, n);
+      break;
+    }
+    case NODE_OTHER: return ONNXSHAPE_OK;
+    default: {
+      if (n->n_outputs == 0 || n->outputs[0] == NO_SLOT) return ONNXSHAPE_OK;
+      aop op = (aop)(n->kind - NODE_AOP);
+      switch (op) {
+        case AOP_CAST: ok = eval_cast(c, n); break;
+        case AOP_GATHER: ok = eval_gather(c, n); break;
+        case AOP_SLICE: ok = eval_slice(c, n); break;
+        case AOP_CONCAT: ok = eval_concat(c, n); break;
+        case AOP_UNSQUEEZE: ok = eval_squeeze(c, n, 1); break;
+        case AOP_SQUEEZE: ok = eval_squeeze(c, n, 0); break;
+        case AOP_ADD: case AOP_SUB: case AOP_MUL: case AOP_DIV: case AOP_EQUAL:
+        case AOP_MIN: case AOP_MAX: case AOP_WHERE:
+          ok = eval_elementwise(c, n, op);
+          break;
+        case AOP_NOT: ok = eval_not(c, n); break;
+        case AOP_CONSTANT_OF_SHAPE: ok = eval_constant_of_shape(c, n); break;
+        case AOP_RANGE: ok = eval_range(c, n); break;
+        case AOP_REDUCE_PROD: ok = eval_reduce_prod(c, n); break;
+        default: break; /* If: from its branches (infer.c); Loop, Scan: declarations */
+      }
+    }
+  }
+  if (!ok) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  return ONNXSHAPE_OK;
+}
+
+/* ---- portability ------------------------------------------------------------------ */
+
+static void risk(const graph_node *n, const char *path, onnxshape__report_fn report, void *ctx,
+                 const char *what, const char *ruling) {
+  onnxshape_diag d = {n->label, {0}};
+  (void)onnxshape__fail(&d, ONNXSHAPE_ERR_INVALID_MODEL, n->op_type, n->version, "{} ({})",
+                        ONNXSHAPE__ARGS(ARG_STR(what), ARG_STR(ruling)));
+  char msg[ONNXSHAPE_DIAG_SIZE];
+  if (path[0] != '\0') {
+    (void)onnxshape__format(msg, sizeof msg, "in {}: {}", ONNXSHAPE__ARGS(ARG_NAME(path), ARG_TEXT(d.message)));
+  } else {
+    (void)onnxshape__format(msg, sizeof msg, "{}", ONNXSHAPE__ARGS(ARG_TEXT(d.message)));
+  }
+  report(ctx, ONNXSHAPE_PROFILE_PORTABILITY, msg);
+}
+
+/* An element that may be 0 at run time. */
+static int may_be_zero(an_elem e) { return !e.known || e.v == 0; }
+
+void an_portability(an_ctx *c, const graph_node *n, const char *path, onnxshape__report_fn report,
+                    void *ctx) {
+  if (n->kind == NODE_SHAPE && (n->shape_attrs.has_start || n->shape_attrs.has_end)) {
+    const slot_info *x = in(c, n, 0);
+    if (!x->rank_known) {
+      risk(n, path, report, ctx, "start or end is set and the input's rank is not known",
+           "the ONNX reference implementation wraps a start or end outside [-r, r] once; "
+           "the specification clamps it (divergences.md D6)");
+      return;
+    }
+    int64_t r = (int64_t)x->rank;
+    int out_s = n->shape_attrs.has_start && (n->shape_attrs.start < -r || n->shape_attrs.start > r);
+    int out_e = n->shape_attrs.has_end && (n->shape_attrs.end < -r || n->shape_attrs.end > r);
+    if (out_s || out_e) {
+      risk(n, path, report, ctx, "start or end lies outside [-r, r]",
+           "the ONNX reference implementation wraps it once; the specification clamps it "
+           "(divergences.md D6)");
+    }
+    return;
+  }
+  if (n->kind != NODE_RESHAPE || n->n_inputs != 2) return;
+  const slot_info *x = in(c, n, 0), *t = in(c, n, 1);
+  if (!t->vals_known) {
+    if (n->reshape_attrs.has_allowzero && n->reshape_attrs.allowzero == 1) {
+      risk(n, path, report, ctx, "allowzero = 1 with a target computed at run time, which may "
+           "hold both 0 and -1", "onnxruntime's kernel accepts that; the specification "
+           "calls it invalid (divergences.md D1)");
+    }
+    return;
+  }
+  /* D1: allowzero = 1 with a 0 and a -1. */
+  int has_minus = 0, may_zero = 0;
+  for (size_t i = 0; i < t->n_vals; i++) {
+    an_elem e = t->vals[i];
+    if (e.known && e.v == -1) has_minus = 1;
+    if (may_be_zero(e)) may_zero = 1;
+    if (!e.known) has_minus = 1; /* not known: may be -1 */
+  }
+  int allowzero = n->reshape_attrs.has_allowzero && n->reshape_attrs.allowzero == 1;
+  if (allowzero && has_minus && may_zero) {
+    risk(n, path, report, ctx, "allowzero = 1 and the target may hold both 0 and -1",
+         "onnxruntime's kernel accepts that; the specification calls it invalid "
+         "(divergences.md D1)");
+    return;
+  }
+  /* D7: a -1 whose other dims may multiply to 0 while the input may be
+   * empty: the specification makes it an error (ambiguous); recent
+   * onnxruntime accepts it. */
+  size_t minus = t->n_vals;
+  for (size_t i = 0; i < t->n_vals; i++) {
+    if (t->vals[i].known && t->vals[i].v == -1) minus = i;
+  }
+  if (minus == t->n_vals || allowzero) return;
+  int may_empty = !x->rank_known;
+  for (size_t i = 0; x->rank_known && i < x->rank; i++) may_empty |= may_be_zero(x->dims[i]);
+  int others_zero = 0;
+  for (size_t i = 0; i < t->n_vals; i++) {
+    an_elem e = t->vals[i];
+    if (i == minus) continue;
+    if (!e.known) others_zero = 1;
+    if (e.known && e.v == 0) others_zero |= !x->rank_known || i >= x->rank || may_be_zero(x->dims[i]);
+  }
+  if (may_empty && others_zero) {
+    risk(n, path, report, ctx, "the target holds -1 and its other dims may multiply to 0 "
+         "for an empty input", "the specification makes that -1 ambiguous (an error); recent "
+         "onnxruntime accepts it (divergences.md D7)");
+  }
+}

@@ -1,1 +1,0 @@
-$ONNXSHAPE check --profile=sonnx unsupported_op.onnx

@@ -1,0 +1,8 @@
+# covers: ANALYSIS-OPS
+# Each integer operator of analysis on numbers and symbols: x + 0 and x * 1
+# keep N, x - x is 0, an overflow and a division by zero are unknown, Div
+# truncates toward zero, broadcasting, Range up and down, ReduceProd,
+# ConstantOfShape with and without a value, Squeeze/Unsqueeze in attribute
+# form, a reversing Slice clamped from INT64_MIN, Gather with a negative
+# index, casts in and out of range.
+"$ONNXSHAPE" infer arith.onnx
