@@ -251,7 +251,7 @@ int cli_infer(int argc, char **argv) {
       rc = cli_usage_error("%s", d.message);
     } else if (st != ONNXSHAPE_OK) {
       cli_error("%s: %s", cli_shown(model), d.message);
-      rc = st == ONNXSHAPE_ERR_OUT_OF_MEMORY ? EXIT_USAGE : EXIT_INVALID;
+      rc = cli_exit_for(st);
     }
   }
   if (rc == EXIT_OK) {

@@ -675,6 +675,10 @@ static onnxshape_status load_other_attrs(onnxshape_model *m, model_graph *g, gra
     }
     if (st == ONNXSHAPE_OK && n->kind == (node_kind)(NODE_AOP + (int)AOP_CONSTANT_OF_SHAPE) &&
         strcmp(a->name, "value") == 0 && ap->t != NULL) {
+      if (n->constant != NULL) {
+        return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute 'value' is set twice",
+                     ONNXSHAPE__NO_ARGS);
+      }
       onnxshape_diag inner;
       onnxshape_diag_init(&inner);
       st = onnxshape__tensor_from_proto(ap->t, m->ext, m->arena, &n->constant, &inner);
@@ -829,18 +833,30 @@ static onnxshape_status load_graph(onnxshape_model *m, model_graph *g, const Onn
   g->output_slots = model_alloc(m, gp->n_output + 1, sizeof *g->output_slots);
   g->value_info = model_alloc(m, gp->n_value_info + 1, sizeof *g->value_info);
   g->nodes = model_alloc(m, gp->n_node + 1, sizeof *g->nodes);
-  model_graph **graphs = m->n_graphs <= SIZE_MAX / 2 / sizeof *graphs
-                             ? model_alloc(m, m->n_graphs + 1, sizeof *graphs)
-                             : NULL;
+  /* The list of graphs doubles when full (in the arena, where the old list
+   * stays: twice the final size at most). */
+  if (m->n_graphs == m->cap_graphs) {
+    size_t room = m->cap_graphs == 0 ? 8 : 2 * m->cap_graphs;
+    model_graph **graphs = room <= SIZE_MAX / 4 / sizeof *graphs
+                               ? model_alloc(m, room, sizeof *graphs)
+                               : NULL;
+    if (graphs != NULL && m->n_graphs > 0) memcpy(graphs, m->graphs, m->n_graphs * sizeof *graphs);
+    if (graphs != NULL) {
+      m->graphs = graphs;
+      m->cap_graphs = room;
+    }
+  }
   if (!g->slot_index || !g->slots || !g->inits || !g->inputs || !g->input_slots || !g->outputs ||
-      !g->output_slots || !g->value_info || !g->nodes || !graphs) {
+      !g->output_slots || !g->value_info || !g->nodes || m->n_graphs == m->cap_graphs) {
+    if (m->arena->over_limit) {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY,
+                              "loading the model would take more than {} MiB of memory "
+                              "(" ONNXSHAPE__LIMIT_TEXT ")",
+                              ONNXSHAPE__ARGS(ARG_UINT(m->arena->limit >> 20)));
+    }
     return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
-  /* The list of graphs grows by one: a copy per graph, in the arena (the
-   * old list stays there; graphs are few, real models have tens). */
-  if (m->n_graphs > 0) memcpy(graphs, m->graphs, m->n_graphs * sizeof *graphs);
-  graphs[m->n_graphs++] = g;
-  m->graphs = graphs;
+  m->graphs[m->n_graphs++] = g;
   for (size_t i = 0; i < gp->n_input; i++) {
     onnxshape_status st = load_decl(m, gp->input[i], &g->inputs[i], "input", main_graph, diag);
     g->n_inputs = i + 1;

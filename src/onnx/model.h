@@ -177,6 +177,7 @@ struct onnxshape_model {
   size_t n_graphs;      /* every graph, the main graph first, then subgraphs in the order
                            they are met (an enclosing graph's node before its subgraphs) */
   model_graph **graphs;
+  size_t cap_graphs;    /* room in graphs */
   size_t n_slots;       /* the values of all graphs */
   value_slot **slot;    /* by id */
   size_t n_functions;   /* model-local functions (FunctionProto), decoded and named */

@@ -161,7 +161,8 @@ int an_join(an_ctx *c, slot_info *out, const slot_info *a, const slot_info *b) {
   for (size_t i = 0; i < a->rank; i++) {
     out->dims[i] = same_elem(a->dims[i], b->dims[i]) ? a->dims[i] : an_unknown();
   }
-  if (a->vals_known && b->vals_known && a->n_vals == b->n_vals && out->type != 0) {
+  if (a->vals_known && b->vals_known && a->n_vals == b->n_vals && out->type != 0 &&
+      an_all_known(out->dims, out->rank)) {
     if (!an_set_vals(c, out, a->n_vals)) return 0;
     for (size_t i = 0; i < a->n_vals; i++) {
       out->vals[i] = same_elem(a->vals[i], b->vals[i]) ? a->vals[i] : an_unknown();
@@ -245,9 +246,9 @@ static an_elem arith(aop op, an_elem x, an_elem y, int32_t type) {
       case AOP_SUB: if (__builtin_sub_overflow(a, b, &r)) return an_unknown(); break;
       case AOP_MUL: if (__builtin_mul_overflow(a, b, &r)) return an_unknown(); break;
       case AOP_DIV:
-        /* DIV-INT: integer Div truncates toward zero (C++ and onnxruntime;
-         * the specification does not say): a division by zero or
-         * INT64_MIN / -1 is not determined. */
+        /* Integer Div truncates toward zero (C++ and onnxruntime; the
+         * specification does not say, docs/analysis.md): a division by zero
+         * or INT64_MIN / -1 is not determined. */
         if (b == 0 || (a == INT64_MIN && b == -1)) return an_unknown();
         r = a / b;
         break;
@@ -301,6 +302,7 @@ static int broadcast_dims(an_ctx *c, slot_info *out, slot_info *const *ins, size
     if (ins[i] == NULL || !ins[i]->rank_known) return 1;
     if (ins[i]->rank > rank) rank = ins[i]->rank;
   }
+  if (rank > 0 && k > MAX_WORK / rank) return 1; /* left unknown (LIMIT-ANALYSIS-WORK) */
   if (!an_set_rank(c, out, rank)) return 0;
   for (size_t d = 0; d < rank; d++) {
     an_elem r = an_num(1);
@@ -480,22 +482,34 @@ static int eval_gather(an_ctx *c, const graph_node *n) {
   return 1;
 }
 
-/* Slice's clamping (SLICE-CLAMP, the specification from version 10): the
- * first index and the count along a dim of `dim` elements. */
+/* Slice's clamping (Slice-10 and later): the first index and the count
+ * along a dim of `dim` elements. A start below 0 after adding dim is 0 for
+ * either direction, as the specification says ("clamped to [0, dims-1]"
+ * for negative steps); the count is computed without overflow (a step of
+ * INT64_MIN or INT64_MAX is fine). */
 static int slice_range(int64_t dim, int64_t start, int64_t end, int64_t step, int64_t *first,
                        int64_t *count) {
   if (step == 0) return 0;
   if (start < 0) start += dim;
   if (end < 0) end += dim;
+  uint64_t span, stride;
   if (step > 0) {
     start = start < 0 ? 0 : start > dim ? dim : start;
     end = end < 0 ? 0 : end > dim ? dim : end;
-    *count = end > start ? (end - start + step - 1) / step : 0;
+    span = end > start ? (uint64_t)(end - start) : 0;
+    stride = (uint64_t)step;
   } else {
-    start = start < 0 ? -1 : start > dim - 1 ? dim - 1 : start;
+    if (dim == 0) {
+      *first = 0;
+      *count = 0;
+      return 1;
+    }
+    start = start < 0 ? 0 : start > dim - 1 ? dim - 1 : start;
     end = end < -1 ? -1 : end > dim - 1 ? dim - 1 : end;
-    *count = start > end ? (start - end + (-step) - 1) / (-step) : 0;
+    span = start > end ? (uint64_t)(start - end) : 0;
+    stride = (uint64_t)0 - (uint64_t)step; /* |step|, also for INT64_MIN */
   }
+  *count = span == 0 ? 0 : (int64_t)((span - 1) / stride + 1);
   *first = start;
   return 1;
 }
@@ -552,7 +566,7 @@ static int eval_slice(an_ctx *c, const graph_node *n) {
   size_t cnt = (size_t)out->dims[0].v;
   if (!an_set_vals(c, out, cnt)) return 0;
   int64_t f = sliced[0] ? first[0] : 0, st = sliced[0] ? step_of[0] : 1;
-  for (size_t i = 0; i < cnt; i++) out->vals[i] = data->vals[f + (int64_t)i * st];
+  for (size_t i = 0; i < cnt; i++) out->vals[i] = data->vals[f + (int64_t)i * st]; /* i < cnt: no overflow */
   return 1;
 }
 
@@ -570,6 +584,7 @@ static int eval_concat(an_ctx *c, const graph_node *n) {
     if (i > 0 && x->rank != r) return 1;
     r = x->rank;
   }
+  if (r > 0 && n->n_inputs > MAX_WORK / r) return 1; /* LIMIT-ANALYSIS-WORK */
   const node_attr *ax = attr(n, "axis");
   int64_t axis = ax != NULL ? ax->i : (n->version < 4 ? 1 : INT64_MAX);
   axis = norm_axis(axis, r, n->version >= 11);
@@ -706,6 +721,7 @@ static int eval_range(an_ctx *c, const graph_node *n) {
   }
   int64_t start = s->vals[0].v, delta = d->vals[0].v, diff;
   if (__builtin_sub_overflow(l->vals[0].v, start, &diff)) return 1;
+  if (diff == INT64_MIN && delta == -1) return 1; /* 2^63 elements: not evaluated */
   int64_t q = diff / delta, rem = diff % delta;
   if (rem != 0 && ((rem > 0) == (delta > 0))) q++; /* ceil */
   if (q < 0) q = 0;
@@ -818,7 +834,10 @@ static onnxshape_status reshape_symbolic(an_ctx *c, const graph_node *n, const s
   for (size_t i = 0; i < len; i++) {
     int64_t v = target[i].v;
     if (!target[i].known) {
-      out->dims[i] = an_sym(target[i].param);
+      /* A symbol M is a dim, >= 0: with allowzero = 0 a 0 would copy the input's
+       * dim instead, so the output dim is M only when that is M too. */
+      int sure = allowzero || (x->rank_known && i < x->rank && same_elem(x->dims[i], target[i]));
+      out->dims[i] = sure ? an_sym(target[i].param) : an_unknown();
     } else if (v == -1) {
       minus = i;
       out->dims[i] = an_unknown();
@@ -835,6 +854,9 @@ static onnxshape_status reshape_symbolic(an_ctx *c, const graph_node *n, const s
   unsigned char *matched = an_alloc(c, len, 1);
   if (matched == NULL) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
   memset(matched, 0, len);
+  for (size_t i = 0; i < x->rank && i < len; i++) {
+    matched[i] = !allowzero && target[i].known && target[i].v == 0;
+  }
   int64_t num = 1, den = 1;
   const char *left = NULL; /* the one input symbol nothing cancels, if any */
   for (size_t i = 0; i < x->rank; i++) {

@@ -38,6 +38,12 @@ typedef struct slot_info {
  * rank (LIMIT-MEMORY: real models stay far below it). */
 #define MAX_ENUM 1024u
 
+/* One node's dims are worked out element by element, inputs times rank, up
+ * to this many (LIMIT-ANALYSIS-WORK): a Max of 200,000 inputs of rank
+ * 20,000 would otherwise take time in the square of the file's size. Past
+ * it the output's dims are left unknown. */
+#define MAX_WORK ((size_t)1 << 20)
+
 typedef struct an_ctx {
   onnxshape__arena *arena; /* all analysis memory */
   slot_info *slots;        /* by slot id */

@@ -339,3 +339,25 @@ arith_inits = [i64("zeros3", [0, 0, 0]), i64("ones3", [1, 1, 1]),
                i64("zero1", [0]), i64("idx", [-1, 1]), i64("flat", [-1])]
 write("arith.onnx", model(arith_nodes, [value_info("x", "float", ["N", 6, 0])],
                           [value_info("cos_flat", "int64")], initializers=arith_inits, opset=13))
+
+# ---- edge cases of analysis found by review: each an exact value or unknown
+I64_MIN, I64_MAX = -(2 ** 63), 2 ** 63 - 1
+edge_nodes = [
+    node("Range", ["zero_s", "min_s", "minus1_s"], ["range_huge"], name="range_huge"),  # unknown
+    node("Slice", ["ten", "zero1", "ten1", "zero1", "max1"], ["step_max"], name="step_max"),  # [0]
+    node("Slice", ["ten", "nine1", "min1", "zero1", "min1"], ["step_min"], name="step_min"),  # [9]
+    node("Slice", ["five", "minus10", "min1", "zero1", "minus1"], ["neg_clamp"], name="neg_clamp"),
+    node("Reshape", ["bss", "zero_minus_zero"], ["bss_r"], name="bss_reshape"),  # [B,S,S]
+    node("Shape", ["y"], ["sy"], name="sy"),
+    node("Concat", ["sy", "five1"], ["t_m5"], [attr("axis", A_INT, 0)], name="t_m5"),
+    node("Reshape", ["xn5", "t_m5"], ["sym_target"], name="sym_target"),  # [?,5]: M may be 0
+]
+edge_inits = [i64("zero_s", [0], []), i64("min_s", [I64_MIN], []), i64("minus1_s", [-1], []),
+              i64("ten", list(range(10))), i64("zero1", [0]), i64("ten1", [10]),
+              i64("max1", [I64_MAX]), i64("nine1", [9]), i64("min1", [I64_MIN]),
+              i64("five", [10, 11, 12, 13, 14]), i64("minus10", [-10]), i64("minus1", [-1]),
+              i64("zero_minus_zero", [0, -1, 0]), i64("five1", [5])]
+write("edges.onnx", model(edge_nodes, [value_info("bss", "float", ["B", "S", "S"]),
+                                       value_info("y", "float", ["M"]),
+                                       value_info("xn5", "float", ["N", 5])],
+                          [value_info("sym_target", "float")], initializers=edge_inits, opset=13))
