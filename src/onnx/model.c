@@ -228,15 +228,14 @@ static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto
   return ONNXSHAPE_OK;
 }
 
-/* A new value named `name` in g: *id is its id in the model, *local its
- * index in g->slots. A name may be defined once per graph; a node output
- * (ssa) also not in an enclosing graph, as ONNX's single static assignment
- * requires (a subgraph's inputs and initializers may shadow outer names). */
+/* A new value named `name` in g; *local is its index in g->slots. A name
+ * may be defined once per graph (a subgraph's inputs and initializers may
+ * shadow outer names; connect_output keeps node outputs out of the
+ * enclosing graphs too, as ONNX's single static assignment requires). */
 static onnxshape_status add_slot(onnxshape_model *m, model_graph *g, const char *name,
-                                 slot_kind kind, int ssa, size_t *local, onnxshape_diag *diag) {
+                                 slot_kind kind, size_t *local, onnxshape_diag *diag) {
   size_t at = 0;
-  if (find_slot_at(g, name, &at) >= 0 ||
-      (ssa && g->parent != NULL && onnxshape__graph_find_slot(g->parent, name) >= 0)) {
+  if (find_slot_at(g, name, &at) >= 0) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "the name '{}' is defined twice", ONNXSHAPE__ARGS(ARG_NAME(name)));
   }
   value_slot *s = &g->slots[g->n_slots];
@@ -555,7 +554,7 @@ static onnxshape_status connect_output(onnxshape_model *m, model_graph *g, graph
                  ONNXSHAPE__ARGS(ARG_NAME(out)));
   }
   size_t local;
-  onnxshape_status st = add_slot(m, g, out, SLOT_NODE, 1, &local, diag);
+  onnxshape_status st = add_slot(m, g, out, SLOT_NODE, &local, diag);
   if (st != ONNXSHAPE_OK) return st;
   g->slots[local].producer = n;
   *id = g->slots[local].id;
@@ -796,7 +795,7 @@ static onnxshape_status load_sparse(onnxshape_model *m, model_graph *g, const Pr
     dims[k].value = sp->dims[k];
   }
   size_t local;
-  st = add_slot(m, g, name, SLOT_SPARSE, 0, &local, diag);
+  st = add_slot(m, g, name, SLOT_SPARSE, &local, diag);
   if (st == ONNXSHAPE_OK) g->slots[local].decl = d;
   return st;
 }
@@ -862,7 +861,7 @@ static onnxshape_status load_graph(onnxshape_model *m, model_graph *g, const Onn
     g->n_inputs = i + 1;
     if (st != ONNXSHAPE_OK) return st;
     size_t local;
-    st = add_slot(m, g, g->inputs[i].name, SLOT_INPUT, 0, &local, diag);
+    st = add_slot(m, g, g->inputs[i].name, SLOT_INPUT, &local, diag);
     if (st != ONNXSHAPE_OK) return st;
     g->slots[local].input_index = i;
     g->slots[local].decl = &g->inputs[i];
@@ -888,7 +887,7 @@ static onnxshape_status load_graph(onnxshape_model *m, model_graph *g, const Onn
       continue;
     }
     size_t local;
-    st = add_slot(m, g, t->name, SLOT_INITIALIZER, 0, &local, diag);
+    st = add_slot(m, g, t->name, SLOT_INITIALIZER, &local, diag);
     if (st != ONNXSHAPE_OK) return st;
     g->slots[local].init = t;
   }

@@ -363,7 +363,7 @@ static int eval_elementwise(an_ctx *c, const graph_node *n, aop op) {
   if (k == 0) return 1;
   const slot_info *x = op == AOP_WHERE ? (k == 3 ? list[1] : NULL) : list[0];
   if (x == NULL) return 1;
-  out->type = op == AOP_EQUAL || op == AOP_NOT ? ONNXSHAPE_TYPE_BOOL : x->type;
+  out->type = op == AOP_EQUAL ? ONNXSHAPE_TYPE_BOOL : x->type;
   int legacy = (op == AOP_MIN || op == AOP_MAX) ? n->version < 8 : n->version < 7;
   if (legacy) {
     for (size_t i = 1; i < k; i++) {

@@ -47,7 +47,6 @@ typedef struct slot_info {
 typedef struct an_ctx {
   onnxshape__arena *arena; /* all analysis memory */
   slot_info *slots;        /* by slot id */
-  int64_t opset;
 } an_ctx;
 
 int an_set_rank(an_ctx *c, slot_info *s, size_t rank);

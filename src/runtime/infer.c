@@ -150,14 +150,14 @@ static onnxshape_status graph_sources(analysis *a, const model_graph *g, unsigne
     int ok = 1;
     if (vs->kind == SLOT_INPUT) {
       const value_decl *d = &g->inputs[vs->input_index];
-      if (g->parent == NULL && (d->has_type || d->has_shape || vs->init == NULL)) {
-        onnxshape_status st = bind_input(a, d, s, used);
-        if (st != ONNXSHAPE_OK) return st;
-      } else if (d->has_type || d->has_shape || vs->init == NULL) {
-        ok = from_decl(a, s, d);
-      } else {
+      if (!d->has_type && !d->has_shape && vs->init != NULL) {
         /* A default can be overridden at run time: its value is not known. */
         ok = an_from_tensor(&a->ctx, s, &vs->init->view, 0);
+      } else if (g->parent == NULL) {
+        onnxshape_status st = bind_input(a, d, s, used);
+        if (st != ONNXSHAPE_OK) return st;
+      } else {
+        ok = from_decl(a, s, d);
       }
     } else if (vs->kind == SLOT_INITIALIZER) {
       ok = an_from_tensor(&a->ctx, s, &vs->init->view, 1);
@@ -222,16 +222,15 @@ static onnxshape_status analyse_graph(analysis *a, const model_graph *g, int cer
  * their join. Loop, Scan and other operators: every subgraph (never
  * certain: it may run no time), and outputs from the declarations. */
 static onnxshape_status analyse_subgraphs(analysis *a, const graph_node *n, int certain) {
+  int is_if = n->kind == (node_kind)(NODE_AOP + (int)AOP_IF);
   int take = -1; /* If: the branch taken (0 then, 1 else), -1 not known */
-  if (n->kind == (node_kind)(NODE_AOP + (int)AOP_IF) && n->n_inputs >= 1 &&
-      n->inputs[0] != NO_SLOT) {
+  if (is_if && n->n_inputs >= 1 && n->inputs[0] != NO_SLOT) {
     const slot_info *c = &a->ctx.slots[n->inputs[0]];
     if (c->vals_known && c->n_vals == 1 && c->vals[0].known) take = c->vals[0].v != 0 ? 0 : 1;
   }
   const model_graph *branch[2] = {NULL, NULL};
   for (size_t k = 0; k < n->n_subgraphs; k++) {
     const node_subgraph *sg = &n->subgraphs[k];
-    int is_if = n->kind == (node_kind)(NODE_AOP + (int)AOP_IF);
     int which = !is_if ? -1 : strcmp(sg->attr, "then_branch") == 0 ? 0
                              : strcmp(sg->attr, "else_branch") == 0 ? 1 : -1;
     if (which >= 0) branch[which] = sg->graph;
@@ -240,7 +239,7 @@ static onnxshape_status analyse_subgraphs(analysis *a, const graph_node *n, int 
     onnxshape_status st = analyse_graph(a, sg->graph, sub_certain, NULL);
     if (st != ONNXSHAPE_OK) return st;
   }
-  if (n->kind != (node_kind)(NODE_AOP + (int)AOP_IF) || branch[0] == NULL || branch[1] == NULL) {
+  if (!is_if || branch[0] == NULL || branch[1] == NULL) {
     return ONNXSHAPE_OK;
   }
   for (size_t i = 0; i < n->n_outputs; i++) {
@@ -412,8 +411,8 @@ static int publish(onnxshape_inference *inf, const onnxshape_model *m) {
 }
 
 /* Every binding names a graph input of the main graph. */
-static onnxshape_status check_bindings(const onnxshape_model *m, const onnxshape_infer_options *o,
-                                       const unsigned char *used, onnxshape_diag *diag) {
+static onnxshape_status check_bindings(const onnxshape_infer_options *o, const unsigned char *used,
+                                       onnxshape_diag *diag) {
   for (size_t b = 0; o != NULL && b < o->n_inputs; b++) {
     if (!used[b]) {
       return onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND,
@@ -427,7 +426,6 @@ static onnxshape_status check_bindings(const onnxshape_model *m, const onnxshape
                               ONNXSHAPE__ARGS(ARG_NAME(o->dims[b].symbol), ARG_INT(o->dims[b].value)));
     }
   }
-  (void)m;
   return ONNXSHAPE_OK;
 }
 
@@ -456,13 +454,13 @@ static onnxshape_status infer_model(const onnxshape_model *m, const onnxshape_in
     onnxshape_inference_free(inf);
     return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
-  analysis a = {m, opts, {inf->arena, inf->slots, m->opset}, report, ctx, diag, NULL, 0, 0};
+  analysis a = {m, opts, {inf->arena, inf->slots}, report, ctx, diag, NULL, 0, 0};
   size_t cap = 0;
   for (size_t b = 0; opts != NULL && b < opts->n_inputs; b++) cap += opts->inputs[b].rank;
   a.derived = onnxshape__arena_alloc(inf->arena, (cap + 1) * sizeof *a.derived);
   a.cap_derived = a.derived != NULL ? cap : 0;
   onnxshape_status st = analyse_graph(&a, &m->g, 1, used);
-  if (st == ONNXSHAPE_OK) st = check_bindings(m, opts, used, diag);
+  if (st == ONNXSHAPE_OK) st = check_bindings(opts, used, diag);
   onnxshape__free(used);
   if (st == ONNXSHAPE_OK && !publish(inf, m)) st = out_of_memory(&a.ctx, diag);
   if (st != ONNXSHAPE_OK) {
