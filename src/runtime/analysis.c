@@ -490,6 +490,10 @@ static int eval_gather(an_ctx *c, const graph_node *n) {
 static int slice_range(int64_t dim, int64_t start, int64_t end, int64_t step, int64_t *first,
                        int64_t *count) {
   if (step == 0) return 0;
+  /* An end of INT64_MAX with a negative step: the specification clamps it
+   * to dim - 1, onnxruntime reads it as "through index 0"
+   * (docs/divergences.md D9): not evaluated. */
+  if (step < 0 && end == INT64_MAX) return 0;
   if (start < 0) start += dim;
   if (end < 0) end += dim;
   uint64_t span, stride;
@@ -548,12 +552,17 @@ static int eval_slice(an_ctx *c, const graph_node *n) {
   int64_t first[64], count[64], step_of[64];
   unsigned char sliced[64] = {0};
   if (r > 64) return 1;
+  for (size_t i = 0; i < ns; i++) {
+    /* An axis out of range (negative ones before version 10) or repeated:
+     * an error at run time, so nothing is known of the output. */
+    axes[i] = norm_axis(axes[i], r, n->version >= 10);
+    if (axes[i] < 0 || sliced[axes[i]]) return 1;
+    sliced[axes[i]] = 1;
+  }
   if (!an_set_rank(c, out, r)) return 0;
   for (size_t i = 0; i < r; i++) out->dims[i] = data->dims[i];
   for (size_t i = 0; i < ns; i++) {
-    int64_t ax = norm_axis(axes[i], r, n->version >= 10);
-    if (ax < 0 || sliced[ax]) return 1; /* an error at run time */
-    sliced[ax] = 1;
+    int64_t ax = axes[i];
     an_elem d = data->dims[ax];
     if (!d.known || !slice_range(d.v, starts[i], ends[i], steps[i], &first[ax], &count[ax])) {
       out->dims[ax] = an_unknown();

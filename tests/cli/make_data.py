@@ -351,13 +351,24 @@ edge_nodes = [
     node("Shape", ["y"], ["sy"], name="sy"),
     node("Concat", ["sy", "five1"], ["t_m5"], [attr("axis", A_INT, 0)], name="t_m5"),
     node("Reshape", ["xn5", "t_m5"], ["sym_target"], name="sym_target"),  # [?,5]: M may be 0
+    # found by tests/diff/analysis_diff.js: an end of INT64_MAX with a negative step (D9)
+    node("Slice", ["five", "four1", "max1", "zero1", "minus1"], ["end_max_back"],
+         name="end_max_back"),  # [?]
 ]
 edge_inits = [i64("zero_s", [0], []), i64("min_s", [I64_MIN], []), i64("minus1_s", [-1], []),
               i64("ten", list(range(10))), i64("zero1", [0]), i64("ten1", [10]),
               i64("max1", [I64_MAX]), i64("nine1", [9]), i64("min1", [I64_MIN]),
               i64("five", [10, 11, 12, 13, 14]), i64("minus10", [-10]), i64("minus1", [-1]),
-              i64("zero_minus_zero", [0, -1, 0]), i64("five1", [5])]
+              i64("zero_minus_zero", [0, -1, 0]), i64("five1", [5]), i64("four1", [4])]
 write("edges.onnx", model(edge_nodes, [value_info("bss", "float", ["B", "S", "S"]),
                                        value_info("y", "float", ["M"]),
                                        value_info("xn5", "float", ["N", 5])],
                           [value_info("sym_target", "float")], initializers=edge_inits, opset=13))
+# Slice-1 axes must be in [0, r-1]: a -1 fails at run time (onnxruntime
+# takes it as the last axis), so nothing is known; a valid one slices.
+write("slice1.onnx", model([
+    node("Slice", ["five"], ["neg_axis"], [attr("starts", A_INTS, [6]), attr("ends", A_INTS, [100]),
+                                          attr("axes", A_INTS, [-1])], name="neg_axis"),
+    node("Slice", ["five"], ["axis0"], [attr("starts", A_INTS, [1]), attr("ends", A_INTS, [100]),
+                                       attr("axes", A_INTS, [0])], name="axis0")],
+    [], [value_info("axis0", "int64")], initializers=[i64("five", [10, 11, 12, 13, 14])], opset=9))
