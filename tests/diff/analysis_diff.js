@@ -42,17 +42,7 @@ const MIN_EXACT = 0.6;
 const ort = require(path.join(path.resolve(args.ort), 'node_modules', 'onnxruntime-node'));
 ort.env.logLevel = 'fatal';
 
-let rngState = SEED || 1; // mulberry32, as in ort_diff.js
-function rand() {
-  rngState = (rngState + 0x6d2b79f5) >>> 0;
-  let t = rngState;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
-const choice = (a) => a[Math.floor(rand() * a.length)];
-const chance = (p) => rand() < p;
+const { rand, pick, choice, chance } = require('./rng.js').makeRng(SEED);
 
 const INT32 = 6;
 const INT64 = 7;
@@ -84,23 +74,6 @@ function vec(name, n = pick(1, 5), rank0 = chance(0.15)) {
   return rank0 ? tensor(name, INT64, [], values(1)) : tensor(name, INT64, [n], values(n));
 }
 const ints = (name, vals) => tensor(name, INT64, [vals.length], vals.map(BigInt));
-
-// A TENSOR attribute (AttributeProto.t, type 4).
-function attrTensor(name, t) {
-  const f = (field, b) => Buffer.concat([Buffer.from([(field << 3) | 2]), varintBuf(b.length), b]);
-  // field 20, varint: the key (20 << 3 = 160) takes two bytes
-  return Buffer.concat([f(1, Buffer.from(name)), f(5, t.proto), Buffer.from([0xa0, 0x01, 4])]);
-}
-function varintBuf(v) {
-  const out = [];
-  do {
-    let b = v & 0x7f;
-    v >>>= 7;
-    if (v) b |= 0x80;
-    out.push(b);
-  } while (v);
-  return Buffer.from(out);
-}
 
 // An attribute, also recorded for the report of a disagreement.
 let caseAttrs = {};
@@ -197,7 +170,7 @@ function cast() {
 function constantOfShape() {
   const shape = ints('shape', Array.from({ length: chance(0.2) ? 2 : pick(0, 1) }, () => pick(0, 4)));
   if (chance(0.2)) return { inputs: [shape], attrs: [], outType: 1 }; // float zeros
-  return { inputs: [shape], attrs: [attrTensor('value', tensor('value', INT64, [1], [value()]))] };
+  return { inputs: [shape], attrs: [E.attrTensor('value', tensor('value', INT64, [1], [value()]).proto)] };
 }
 function range() {
   const scalar = (name, v) => tensor(name, INT64, [], [BigInt(v)]);

@@ -23,6 +23,7 @@ const fBytes = (field, b) => {
 };
 
 const ATTR_INT = 2;
+const ATTR_TENSOR = 4;
 const ATTR_INTS = 7;
 
 // attr(name, value): an int (Number or BigInt) or an array of ints.
@@ -31,6 +32,11 @@ function attr(name, value) {
     return Buffer.concat([fBytes(1, name), ...value.map((v) => fInt(8, v)), fInt(20, ATTR_INTS)]);
   }
   return Buffer.concat([fBytes(1, name), fInt(3, value), fInt(20, ATTR_INT)]);
+}
+
+// A TENSOR attribute: `t` is an encoded TensorProto (tensor() below).
+function attrTensor(name, t) {
+  return Buffer.concat([fBytes(1, name), fBytes(5, t), fInt(20, ATTR_TENSOR)]);
 }
 
 function node(op, inputs, outputs, attrs = [], name = 'n0') {
@@ -61,4 +67,4 @@ function tensor(name, elemType, dims, raw, strings) {
   return Buffer.concat(parts);
 }
 
-module.exports = { attr, node, valueInfo, model, tensor };
+module.exports = { attr, attrTensor, node, valueInfo, model, tensor };

@@ -34,17 +34,7 @@ const ort = require(path.join(path.resolve(args.ort), 'node_modules', 'onnxrunti
 ort.env.logLevel = 'fatal';
 
 // ---- random numbers (mulberry32: small, seedable, replayable) ------------
-let rngState = SEED || 1;
-function rand() {
-  rngState = (rngState + 0x6d2b79f5) >>> 0;
-  let t = rngState;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1)); // inclusive
-const choice = (a) => a[Math.floor(rand() * a.length)];
-const chance = (p) => rand() < p;
+const { rand, pick, choice, chance } = require('./rng.js').makeRng(SEED);
 
 // ---- the operators and types (docs/semantics.md) --------------------------
 const VERSIONS = {

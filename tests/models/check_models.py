@@ -38,7 +38,8 @@ import tempfile
 import onnx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TARGET_OPS = ('Shape', 'Reshape', 'Size')
+sys.path.insert(0, HERE)
+from survey import TARGET_OPS, walk  # noqa: E402
 ALLOWED_FINDINGS = ('portability',)
 
 
@@ -139,21 +140,10 @@ def compare(rec, truth, symbols, errors, label):
     return classify(known_dims, known_values)
 
 
-def graphs(g):
-    yield g
-    for n in g.node:
-        for a in n.attribute:
-            if a.type == onnx.AttributeProto.GRAPH:
-                yield from graphs(a.g)
-            elif a.type == onnx.AttributeProto.GRAPHS:
-                for s in a.graphs:
-                    yield from graphs(s)
-
-
 def onnx_dims(model, names):
     """onnx's inferred dims for each name: list (int or None) or None."""
     known = {}
-    for g in graphs(model.graph):
+    for _, g in walk(model.graph):
         for vi in list(g.value_info) + list(g.output):
             t = vi.type.tensor_type
             if vi.type.HasField('tensor_type') and t.HasField('shape'):
