@@ -43,6 +43,11 @@ int cli_exit_for(onnxshape_status st);
 const char *cli_shown(const char *s);
 /* Loads a model file, reporting a failure; the exit status. */
 int cli_load_model(const char *path, onnxshape_model **m);
+/* EXIT_OK when the model's files (the model itself when mapped, mapped
+ * external data) are still what was read and no read of a mapped page
+ * faulted; else prints why, naming path, and returns EXIT_USAGE. Results
+ * computed before a change was seen are not to be trusted. */
+int cli_check_model_files(const char *path, const onnxshape_model *m);
 
 /* ---- printing (print.c) ---- */
 /* s (len bytes) as one line of human text: escaped by onnxshape_escape(),

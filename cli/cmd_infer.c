@@ -247,7 +247,11 @@ int cli_infer(int argc, char **argv) {
     onnxshape_diag d;
     onnxshape_diag_init(&d);
     onnxshape_status st = onnxshape_model_infer_with(m, &opts, &inf, &d);
-    if (st == ONNXSHAPE_ERR_NOT_FOUND || st == ONNXSHAPE_ERR_INVALID_ARGUMENT) {
+    /* The analysis read initializers in the mapped files: a file cut short
+     * meanwhile makes its result (or its failure) wrong. */
+    if ((rc = cli_check_model_files(model, m)) != EXIT_OK) {
+      /* reported */
+    } else if (st == ONNXSHAPE_ERR_NOT_FOUND || st == ONNXSHAPE_ERR_INVALID_ARGUMENT) {
       rc = cli_usage_error("%s", d.message);
     } else if (st != ONNXSHAPE_OK) {
       cli_error("%s: %s", cli_shown(model), d.message);
@@ -261,6 +265,7 @@ int cli_infer(int argc, char **argv) {
       else print_human(v);
     }
     print_summary(onnxshape_inference_summary(inf), json);
+    rc = cli_check_model_files(model, m); /* printing read values too */
   }
   onnxshape_inference_free(inf);
   onnxshape_model_free(m);

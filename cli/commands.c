@@ -60,6 +60,20 @@ int cli_load_model(const char *path, onnxshape_model **m) {
   return EXIT_OK;
 }
 
+int cli_check_model_files(const char *path, const onnxshape_model *m) {
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  if (m != NULL && onnxshape_model_check_files(m, &d) != ONNXSHAPE_OK) {
+    cli_error("%s: %s", cli_shown(path), d.message);
+    return EXIT_USAGE;
+  }
+  if (cli_bus_faults() > 0) {
+    cli_error("a file changed size while in use");
+    return EXIT_USAGE;
+  }
+  return EXIT_OK;
+}
+
 static const struct {
   const char *name;
   int (*fn)(int argc, char **argv);

@@ -1050,9 +1050,12 @@ typedef struct onnxshape_model onnxshape_model;
 /**
  * Read and check an ONNX model: the default-domain opset (1 to
  * ONNXSHAPE_MAX_OPSET), initializers, graph inputs and outputs, and every node
- * in file order. @p path must be a regular file; it is read into memory
- * whole, and external data opens beneath its directory (see
- * onnxshape_tensor_read_file()). Decoding and loading take at most 15 times
+ * in file order. @p path must be a regular file. A file under 64 KiB is read
+ * into memory; a larger one is mapped, and the model holds the mapping until
+ * it is freed: initializers' raw_data is used where it lies in the file, so
+ * pages of tensor data that nothing reads are never read (see
+ * onnxshape_model_check_files() for a file changed meanwhile). External data
+ * opens beneath its directory (see onnxshape_tensor_read_file()). Decoding and loading take at most 15 times
  * the file's size plus 56 MiB of memory. Supported operators: Shape, Reshape, Size (all versions),
  * Constant and Identity. Rejected, with a message naming the node and rule:
  * a node input not produced earlier, an unknown operator or domain, an
@@ -1083,7 +1086,8 @@ ONNXSHAPE_API onnxshape_status onnxshape_model_parse(const void *bytes, size_t l
  *  borrow from the model must be freed first. */
 ONNXSHAPE_API void onnxshape_model_free(onnxshape_model *model);
 
-/** As onnxshape_owned_tensor_check_file(), for every external-data file the
+/** As onnxshape_owned_tensor_check_file(), for the model file when it is
+ *  mapped (onnxshape_model_read_file()) and every external-data file the
  *  model maps. */
 ONNXSHAPE_API onnxshape_status onnxshape_model_check_files(const onnxshape_model *model,
                                                           onnxshape_diag *diag);

@@ -23,6 +23,7 @@
 #include "harness.h"
 
 extern uint64_t onnxshape__alloc_count, onnxshape__fail_at; /* src/onnx/alloc.c */
+extern size_t onnxshape__inplace_min;                       /* src/onnx/tensor.c */
 
 typedef struct scenario {
   const char *model;   /* a model file */
@@ -136,33 +137,46 @@ static const char *work_dir;
 static char **case_dirs;
 static int n_case_dirs;
 
+/* Case c with each of its allocations failed in turn. */
+static void fault_case(int c) {
+  scenario s = {0};
+  char model[1024];
+  snprintf(model, sizeof model, "%s/model.onnx", case_dirs[c]);
+  s.model = model;
+  s.out_dir = work_dir;
+  for (size_t k = 0; k < 8; k++) {
+    char path[1024];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/test_data_set_0/input_%zu.pb", case_dirs[c], k);
+    if (stat(path, &sb) != 0) break;
+    s.inputs[k] = strdup(path);
+    s.n_inputs = k + 1;
+  }
+  /* Cases that fail on purpose are for `onnxshape test`, not here. */
+  quiet_failure = 1;
+  onnxshape__fail_at = 0;
+  long clean = run_scenario(&s);
+  quiet_failure = 0;
+  h_case_failed = 0;
+  if (clean >= 0) inject(&s, case_dirs[c]);
+  for (size_t k = 0; k < s.n_inputs; k++) free(s.inputs[k]);
+}
+
 /* covers: LIMIT-MEMORY */
 /* Every case (the demo, the conformance models, a 1,000-node chain): each
  * of its allocations failed in turn. */
 static void test_cases(void) {
-  for (int c = 0; c < n_case_dirs; c++) {
-    scenario s = {0};
-    char model[1024];
-    snprintf(model, sizeof model, "%s/model.onnx", case_dirs[c]);
-    s.model = model;
-    s.out_dir = work_dir;
-    for (size_t k = 0; k < 8; k++) {
-      char path[1024];
-      struct stat sb;
-      snprintf(path, sizeof path, "%s/test_data_set_0/input_%zu.pb", case_dirs[c], k);
-      if (stat(path, &sb) != 0) break;
-      s.inputs[k] = strdup(path);
-      s.n_inputs = k + 1;
-    }
-    /* Cases that fail on purpose are for `onnxshape test`, not here. */
-    quiet_failure = 1;
-    onnxshape__fail_at = 0;
-    long clean = run_scenario(&s);
-    quiet_failure = 0;
-    h_case_failed = 0;
-    if (clean >= 0) inject(&s, case_dirs[c]);
-    for (size_t k = 0; k < s.n_inputs; k++) free(s.inputs[k]);
-  }
+  for (int c = 0; c < n_case_dirs; c++) fault_case(c);
+}
+
+/* covers: LIMIT-MEMORY MODEL-MAPPED */
+/* Every eighth case again with every file mapped, as files of 64 KiB and
+ * more are (the mapping's own allocations fail too). */
+static void test_cases_mapped(void) {
+  size_t was = onnxshape__inplace_min;
+  onnxshape__inplace_min = 1;
+  for (int c = 0; c < n_case_dirs; c += 8) fault_case(c);
+  onnxshape__inplace_min = was;
 }
 
 /* covers: LIMIT-MEMORY MODEL-NAMES */
@@ -289,7 +303,7 @@ int main(int argc, char **argv) {
   work_dir = argv[1];
   case_dirs = argv + 2;
   n_case_dirs = argc - 2;
-  static const h_test tests[] = {TEST_ENTRY(test_cases),
+  static const h_test tests[] = {TEST_ENTRY(test_cases), TEST_ENTRY(test_cases_mapped),
                                  TEST_ENTRY(test_thousand_nodes_in_memory),
                                  TEST_ENTRY(test_npy_files)};
   int rc = h_run(tests, sizeof tests / sizeof tests[0]);

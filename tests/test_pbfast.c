@@ -163,6 +163,43 @@ static void test_unknown_fields_are_skipped(void) {
   release(&r);
 }
 
+/* covers: MODEL-MAPPED */
+/* With the arena's borrow flag (a mapped model file), raw_data and
+ * string_data point into the input where the fast decoder found them; the
+ * values equal protobuf-c's either way, and without the flag they are
+ * copies. */
+static void test_borrowed_bytes_point_into_the_input(void) {
+  static const uint8_t raw[12] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0};
+  buf t = {{0}, 0};
+  put_int(&t, 1, 3);  /* dims */
+  put_int(&t, 2, 6);  /* data_type int32 */
+  put_str(&t, 8, "w"); /* name */
+  put_bytes(&t, 9, raw, sizeof raw);
+  put_str(&t, 6, "s0"); /* string_data, twice */
+  put_str(&t, 6, "s1");
+  for (int borrow = 0; borrow <= 1; borrow++) {
+    onnxshape__arena *a = onnxshape__arena_new(SIZE_MAX);
+    CHECK(a != NULL);
+    a->borrow = borrow;
+    const Onnx__TensorProto *fast =
+        (const Onnx__TensorProto *)onnxshape__pb_fast_decode(&onnx__tensor_proto__descriptor,
+                                                              t.b, t.n, a);
+    ProtobufCMessage *ref = protobuf_c_message_unpack(&onnx__tensor_proto__descriptor, NULL, t.n, t.b);
+    CHECK(fast != NULL && ref != NULL);
+    CHECK(pb_message_equal(&fast->base, ref));
+    CHECK_I64((int64_t)fast->raw_data.len, (int64_t)sizeof raw);
+    CHECK(memcmp(fast->raw_data.data, raw, sizeof raw) == 0);
+    CHECK_I64((int64_t)fast->n_string_data, 2);
+    /* raw_data follows its tag and length, at offset 9: 1+1 dims,
+     * 1+1 data_type, 1+1+1 name, 1+1 raw_data's tag and length. */
+    int in_input = fast->raw_data.data == t.b + 9 && fast->string_data[0].data == t.b + 9 + 12 + 2 &&
+                   fast->string_data[1].data == t.b + 9 + 12 + 2 + 2 + 2;
+    CHECK(in_input == borrow);
+    protobuf_c_message_free_unpacked(ref, NULL);
+    onnxshape__arena_release(a);
+  }
+}
+
 /* covers: MODEL-DECODE */
 static void test_packed_and_unpacked_repeated_scalars(void) {
   buf t = {{0}, 0}, packed = {{0}, 0};
@@ -517,6 +554,7 @@ int main(void) {
       TEST_ENTRY(test_plain_model_decodes_as_protobuf_c),
       TEST_ENTRY(test_arena_memory_is_zeroed),
       TEST_ENTRY(test_unknown_fields_are_skipped),
+      TEST_ENTRY(test_borrowed_bytes_point_into_the_input),
       TEST_ENTRY(test_packed_and_unpacked_repeated_scalars),
       TEST_ENTRY(test_unusual_encodings_go_to_protobuf_c),
       TEST_ENTRY(test_loader_falls_back_to_protobuf_c),

@@ -54,6 +54,7 @@ onnxshape__arena *onnxshape__arena_new(size_t limit) {
   a->taken = ARENA_HEAD + ARENA_FIRST;
   a->over_limit = 0;
   a->out_of_memory = 0;
+  a->borrow = 0;
   return a;
 }
 

@@ -30,6 +30,8 @@ typedef struct onnxshape__arena {
   size_t taken;                   /* the bytes its blocks take */
   int over_limit;                 /* an allocation was refused for the limit */
   int out_of_memory;              /* a block could not be allocated */
+  int borrow;                     /* the fast decoder's bytes fields may point into the input
+                                     (which then outlives the arena) instead of copying it */
 } onnxshape__arena;
 
 /* The memory decoding, loading and analysing input of `len` bytes may take

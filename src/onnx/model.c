@@ -99,7 +99,9 @@ void onnxshape_model_free(onnxshape_model *m) {
       onnxshape_owned_tensor_free(n->constant);
     }
   }
+  onnxshape__map source = m->source; /* m lives in the arena */
   onnxshape__arena_release(m->arena); /* the model, its arrays and the decoded ModelProto */
+  onnxshape__unmap(&source);
 }
 
 size_t onnxshape_model_input_count(const onnxshape_model *m) { return m ? m->g.n_inputs : 0; }
@@ -958,13 +960,13 @@ static onnxshape_status index_slots(onnxshape_model *m, onnxshape_diag *diag) {
 }
 
 onnxshape_status onnxshape__model_decode(const void *bytes, size_t len, const char *shown,
-                                         onnxshape__arena **arena, const void **proto,
+                                         int borrow, onnxshape__arena **arena, const void **proto,
                                          onnxshape_diag *diag) {
   ProtobufCMessage *msg;
   int limited;
   onnxshape_status st =
       onnxshape__pb_decode(&onnx__model_proto__descriptor, bytes != NULL ? bytes : (const void *)"",
-                           len, onnxshape__memory_limit(len), arena, &msg, &limited);
+                           len, onnxshape__memory_limit(len), borrow, arena, &msg, &limited);
   if (st == ONNXSHAPE_ERR_MALFORMED) {
     if (shown != NULL) {
       return onnxshape__error(diag, st, "'{}' is not a valid ONNX model (protobuf decoding failed)",
@@ -984,8 +986,8 @@ onnxshape_status onnxshape__model_decode(const void *bytes, size_t len, const ch
 }
 
 onnxshape_status onnxshape__model_load(const void *proto, onnxshape__arena *a,
-                                       onnxshape__extdir *ext, size_t len, onnxshape_model **out,
-                                       onnxshape_diag *diag) {
+                                       onnxshape__extdir *ext, size_t len, onnxshape__map *source,
+                                       onnxshape_model **out, onnxshape_diag *diag) {
   const Onnx__ModelProto *mp = proto;
   onnxshape_model *m = onnxshape__arena_alloc(a, sizeof *m); /* zeroed */
   if (m == NULL) {
@@ -993,6 +995,7 @@ onnxshape_status onnxshape__model_load(const void *proto, onnxshape__arena *a,
     return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
   m->arena = a;
+  m->source.fd = -1;
   m->proto = (void *)(uintptr_t)proto;
   m->ext = ext;
   m->source_len = len;
@@ -1017,6 +1020,11 @@ onnxshape_status onnxshape__model_load(const void *proto, onnxshape__arena *a,
     onnxshape_model_free(m);
     return st;
   }
+  if (source != NULL) {
+    m->source = *source;
+    memset(source, 0, sizeof *source);
+    source->fd = -1;
+  }
   *out = m;
   return ONNXSHAPE_OK;
 }
@@ -1033,19 +1041,21 @@ onnxshape_status onnxshape_model_parse(const void *bytes, size_t len, const char
   }
   onnxshape__arena *a = NULL;
   const void *proto = NULL;
-  onnxshape_status st = onnxshape__model_decode(bytes, len, NULL, &a, &proto, diag);
+  onnxshape_status st = onnxshape__model_decode(bytes, len, NULL, 0, &a, &proto, diag);
   if (st != ONNXSHAPE_OK) return st;
   onnxshape__extdir ext = {base_dir, -1};
-  st = onnxshape__model_load(proto, a, &ext, len, out, diag);
+  st = onnxshape__model_load(proto, a, &ext, len, NULL, out, diag);
   onnxshape__extdir_close(&ext);
   if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
   return st;
 }
 
-onnxshape_status onnxshape__model_file(const char *path, unsigned char **bytes, size_t *len,
+onnxshape_status onnxshape__model_file(const char *path, onnxshape__model_source *src,
                                        onnxshape__extdir *ext, onnxshape_diag *diag) {
   const char *base;
   char *dir;
+  memset(src, 0, sizeof *src);
+  src->map.fd = -1;
   ext->path = NULL;
   ext->fd = -1;
   onnxshape_status st = onnxshape__open_parent(path, &ext->fd, &base, &dir, diag);
@@ -1054,8 +1064,16 @@ onnxshape_status onnxshape__model_file(const char *path, unsigned char **bytes, 
   int fd;
   struct stat sb;
   st = onnxshape__open_file(ext->fd, base, path, &fd, &sb, diag);
-  if (st == ONNXSHAPE_OK) {
-    st = onnxshape__read_all(fd, &sb, path, bytes, len, diag);
+  if (st == ONNXSHAPE_OK && (uint64_t)sb.st_size >= onnxshape__inplace_min &&
+      (uint64_t)sb.st_size <= SIZE_MAX) {
+    /* Mapped: decoding then reads only the pages that hold message fields,
+     * never those of tensor data (docs/performance.md). */
+    st = onnxshape__map_region(fd, &sb, 0, (size_t)sb.st_size, path, &src->map, diag);
+    src->data = src->map.data;
+    src->len = (size_t)sb.st_size;
+  } else if (st == ONNXSHAPE_OK) {
+    st = onnxshape__read_all(fd, &sb, path, &src->bytes, &src->len, diag);
+    src->data = src->bytes;
     close(fd);
   }
   if (st != ONNXSHAPE_OK) {
@@ -1073,25 +1091,31 @@ onnxshape_status onnxshape__model_file_decoded(const char *path, onnxshape__deco
     onnxshape_diag_init(&local);
     diag = &local;
   }
-  unsigned char *bytes;
-  size_t len;
+  onnxshape__model_source src;
   onnxshape__extdir ext;
-  onnxshape_status st = onnxshape__model_file(path, &bytes, &len, &ext, diag);
+  onnxshape_status st = onnxshape__model_file(path, &src, &ext, diag);
   if (st != ONNXSHAPE_OK) return st;
   onnxshape__arena *a;
   const void *proto;
-  st = onnxshape__model_decode(bytes, len, path, &a, &proto, diag);
-  onnxshape__free(bytes); /* the decoded model holds copies of what it needs */
-  if (st == ONNXSHAPE_OK) st = use(proto, a, &ext, len, ctx, diag);
+  int mapped = src.map.base != NULL;
+  st = onnxshape__model_decode(src.data, src.len, path, mapped, &a, &proto, diag);
+  /* A mapped file cut short while it was decoded reads as zeros (or raises
+   * SIGBUS): that is this error, not a decoding error or a wrong model. */
+  onnxshape_status now = onnxshape__map_check(&src.map, diag);
+  if (now != ONNXSHAPE_OK && st == ONNXSHAPE_OK) onnxshape__arena_release(a);
+  if (now != ONNXSHAPE_OK) st = now;
+  onnxshape__free(src.bytes); /* a model read into memory holds copies of what it needs */
+  if (st == ONNXSHAPE_OK) st = use(proto, a, &ext, src.len, &src.map, ctx, diag);
+  onnxshape__unmap(&src.map); /* unless a loaded model took it */
   onnxshape__extdir_close(&ext);
   onnxshape__free((void *)(uintptr_t)ext.path);
   return st;
 }
 
 static onnxshape_status load_decoded(const void *proto, onnxshape__arena *a,
-                                     onnxshape__extdir *ext, size_t len, void *out,
-                                     onnxshape_diag *diag) {
-  return onnxshape__model_load(proto, a, ext, len, (onnxshape_model **)out, diag);
+                                     onnxshape__extdir *ext, size_t len, onnxshape__map *source,
+                                     void *out, onnxshape_diag *diag) {
+  return onnxshape__model_load(proto, a, ext, len, source, (onnxshape_model **)out, diag);
 }
 
 onnxshape_status onnxshape_model_read_file(const char *path, onnxshape_model **out,
@@ -1108,6 +1132,8 @@ onnxshape_status onnxshape_model_check_files(const onnxshape_model *m, onnxshape
   if (m == NULL) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_check_files: NULL argument", ONNXSHAPE__NO_ARGS);
   }
+  onnxshape_status mst = onnxshape__map_check(&m->source, diag);
+  if (mst != ONNXSHAPE_OK) return mst;
   for (size_t k = 0; k < m->n_graphs; k++) {
     const model_graph *g = m->graphs[k];
     for (size_t i = 0; i < g->n_inits; i++) {

@@ -173,6 +173,8 @@ struct onnxshape_model {
   size_t source_len;    /* bytes of the encoded model (LIMIT-MEMORY) */
   void *proto;          /* the decoded ModelProto, allocated in arena */
   struct onnxshape__arena *arena; /* the model's memory, released as a whole */
+  onnxshape__map source; /* the mapped model file, which bytes fields of proto (raw_data,
+                            subgraphs held as bytes) point into; or none (base NULL) */
   model_graph g;        /* the main graph */
   size_t n_graphs;      /* every graph, the main graph first, then subgraphs in the order
                            they are met (an enclosing graph's node before its subgraphs) */
@@ -231,26 +233,41 @@ onnxshape_status onnxshape__npy_decode(const unsigned char *b, size_t len, const
 
 /* Decodes the ModelProto in `len` bytes into a new arena (*arena, holding
  * *proto), within the memory limit of LIMIT-MEMORY; `shown` names the file in
- * messages, or NULL for bytes in memory. */
+ * messages, or NULL for bytes in memory. With `borrow`, bytes fields point
+ * into `bytes`, which must then outlive the arena (a mapped file). */
 onnxshape_status onnxshape__model_decode(const void *bytes, size_t len, const char *shown,
-                                         struct onnxshape__arena **arena, const void **proto,
-                                         onnxshape_diag *diag);
+                                         int borrow, struct onnxshape__arena **arena,
+                                         const void **proto, onnxshape_diag *diag);
 /* Loads the decoded ModelProto proto (in arena, which the model then owns,
- * or releases on failure); external data resolves in ext. */
+ * or releases on failure); external data resolves in ext. `source`, when
+ * not NULL, is the mapping proto borrows from: the model takes it on
+ * success (source is left empty), the caller keeps it on failure. */
 onnxshape_status onnxshape__model_load(const void *proto, struct onnxshape__arena *arena,
-                                       onnxshape__extdir *ext, size_t len, onnxshape_model **out,
-                                       onnxshape_diag *diag);
-/* Reads the model file at path into memory (*bytes, to free with
- * onnxshape__free) and opens its directory for external data in *ext
- * (ext->path, to free, and ext->fd). */
-onnxshape_status onnxshape__model_file(const char *path, unsigned char **bytes, size_t *len,
+                                       onnxshape__extdir *ext, size_t len, onnxshape__map *source,
+                                       onnxshape_model **out, onnxshape_diag *diag);
+
+/* A model file's bytes: read into memory (bytes, to free with onnxshape__free)
+ * or, from onnxshape__inplace_min bytes on, mapped (map.base not NULL; data
+ * is map.data, and decoding borrows from it). */
+typedef struct onnxshape__model_source {
+  const unsigned char *data;
+  size_t len;
+  unsigned char *bytes;
+  onnxshape__map map;
+} onnxshape__model_source;
+/* Reads or maps the model file at path into *src and opens its directory
+ * for external data in *ext (ext->path, to free, and ext->fd). */
+onnxshape_status onnxshape__model_file(const char *path, onnxshape__model_source *src,
                                        onnxshape__extdir *ext, onnxshape_diag *diag);
 
 /* What to do with a decoded ModelProto: proto lives in arena, which the
  * callee then owns (or releases on failure); external data resolves in ext;
- * len is the encoded size. */
+ * len is the encoded size; source is the mapping proto borrows from (its
+ * map.base NULL when there is none), which a loaded model may take
+ * (onnxshape__model_load). */
 typedef onnxshape_status (*onnxshape__decoded_fn)(const void *proto, struct onnxshape__arena *arena,
-                                                  onnxshape__extdir *ext, size_t len, void *ctx,
+                                                  onnxshape__extdir *ext, size_t len,
+                                                  onnxshape__map *source, void *ctx,
                                                   onnxshape_diag *diag);
 /* The one way from a model file to its ModelProto (loading, the profile
  * check): reads the file at path (named in messages), decodes it and hands

@@ -56,11 +56,18 @@ static HOT_INLINE char *copy_string(onnxshape__arena *a, const wire_field *f) {
   return s;
 }
 
-/* A copy of bytes; empty bytes get no buffer, as with protobuf-c. */
+/* A copy of bytes, or with a->borrow the bytes where they are in the input
+ * (raw_data then costs nothing to decode: a model file is mapped, and pages
+ * of tensor data that nothing reads never come into memory). Empty bytes
+ * get no buffer, as with protobuf-c. Nothing writes through out->data. */
 static HOT_INLINE int copy_bytes(onnxshape__arena *a, const wire_field *f, ProtobufCBinaryData *out) {
   out->len = (size_t)f->v;
   out->data = NULL;
   if (f->v == 0) return 1;
+  if (a->borrow) {
+    out->data = (uint8_t *)(uintptr_t)f->at;
+    return 1;
+  }
   out->data = alloc(a, (size_t)f->v);
   if (out->data == NULL) return 0;
   memcpy(out->data, f->at, (size_t)f->v);
@@ -594,13 +601,15 @@ ProtobufCMessage *onnxshape__pb_fast_decode(const ProtobufCMessageDescriptor *de
 }
 
 onnxshape_status onnxshape__pb_decode(const ProtobufCMessageDescriptor *desc, const uint8_t *bytes,
-                                      size_t len, size_t limit, onnxshape__arena **arena,
-                                      ProtobufCMessage **msg, int *limited) {
+                                      size_t len, size_t limit, int borrow,
+                                      onnxshape__arena **arena, ProtobufCMessage **msg,
+                                      int *limited) {
   *limited = 0;
   *arena = NULL;
   *msg = NULL;
   onnxshape__arena *a = onnxshape__arena_new(limit);
   if (a == NULL) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  a->borrow = borrow;
   ProtobufCMessage *m = onnxshape__pb_fast_decode(desc, bytes, len, a);
   if (m == NULL && !a->over_limit && !a->out_of_memory) {
     /* An encoding the fast path leaves to protobuf-c, or malformed bytes. */

@@ -25,15 +25,19 @@ ProtobufCMessage *onnxshape__pb_fast_decode(const ProtobufCMessageDescriptor *de
 
 /* Decodes `len` bytes as a message of `desc` into a new arena whose blocks
  * may take `limit` bytes: the fast decoder, else protobuf-c (from a fresh
- * arena, so that nothing is held twice). On success *arena holds *msg; on
+ * arena, so that nothing is held twice). With `borrow` (the arena's flag,
+ * arena.h) the bytes must outlive the arena: the fast decoder's bytes
+ * fields, and those of later onnxshape__pb_decode_in calls into the arena,
+ * then point into them. On success *arena holds *msg; on
  * failure nothing is held and the status says why: ONNXSHAPE_ERR_MALFORMED,
  * or ONNXSHAPE_ERR_OUT_OF_MEMORY, with *limited set when it was the limit
  * that stopped the decoding (no message is written: the caller names what
  * was decoded). */
 #include "onnxshape.h"
 onnxshape_status onnxshape__pb_decode(const ProtobufCMessageDescriptor *desc, const uint8_t *bytes,
-                                      size_t len, size_t limit, onnxshape__arena **arena,
-                                      ProtobufCMessage **msg, int *limited);
+                                      size_t len, size_t limit, int borrow,
+                                      onnxshape__arena **arena, ProtobufCMessage **msg,
+                                      int *limited);
 
 /* Decodes `len` bytes as a message of `desc` into `arena` (a model's, for a
  * subgraph, a function or a sparse tensor held as bytes): the fast decoder,

@@ -455,7 +455,8 @@ static onnxshape_status decode_standalone(const uint8_t *b, size_t len,
   ProtobufCMessage *msg;
   int limited;
   onnxshape_status st = onnxshape__pb_decode(&onnx__tensor_proto__descriptor, b, len,
-                                             onnxshape__memory_limit(len), &arena, &msg, &limited);
+                                             onnxshape__memory_limit(len), 0, &arena, &msg,
+                                             &limited);
   if (st == ONNXSHAPE_ERR_MALFORMED) {
     if (shown != NULL) {
       return onnxshape__error(diag, st, "'{}' is not a valid TensorProto file ({} bytes)",

@@ -87,7 +87,7 @@ static void check_defaults(onnxshape_profile_report *r, const onnxshape_model *m
 /* The check of a model decoded once (its arena taken, released on failure):
  * its sparse tensors, else the loaded model's defaults and domains. */
 static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena,
-                                      onnxshape__extdir *ext, size_t len,
+                                      onnxshape__extdir *ext, size_t len, onnxshape__map *source,
                                       onnxshape_check_profile profile,
                                       onnxshape_profile_report **out, onnxshape_diag *diag) {
   onnxshape_profile_report *r = onnxshape__calloc(1, sizeof *r);
@@ -103,10 +103,18 @@ static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena
     onnxshape__arena_release(arena);
   } else {
     onnxshape_model *model = NULL;
-    st = onnxshape__model_load(proto, arena, ext, len, &model, diag);
+    st = onnxshape__model_load(proto, arena, ext, len, source, &model, diag);
     if (st == ONNXSHAPE_OK) {
       if (sonnx) check_defaults(r, model);
       st = onnxshape__model_infer_all(model, add_domain, r, diag);
+    }
+    /* Findings (or a failure) from a file that changed while it was read
+     * are not its: the change is the error. */
+    onnxshape_diag files;
+    onnxshape_diag_init(&files);
+    if (model != NULL && onnxshape_model_check_files(model, &files) != ONNXSHAPE_OK) {
+      st = ONNXSHAPE_ERR_IO;
+      memcpy(diag->message, files.message, sizeof files.message);
     }
     onnxshape_model_free(model);
   }
@@ -137,10 +145,10 @@ onnxshape_status onnxshape_profile_check_sonnx(const void *bytes, size_t len,
   }
   onnxshape__arena *arena;
   const void *proto;
-  onnxshape_status st = onnxshape__model_decode(bytes, len, NULL, &arena, &proto, diag);
+  onnxshape_status st = onnxshape__model_decode(bytes, len, NULL, 0, &arena, &proto, diag);
   if (st != ONNXSHAPE_OK) return st;
   onnxshape__extdir ext = {base_dir, -1};
-  st = check_decoded(proto, arena, &ext, len, ONNXSHAPE_CHECK_SONNX, out, diag);
+  st = check_decoded(proto, arena, &ext, len, NULL, ONNXSHAPE_CHECK_SONNX, out, diag);
   onnxshape__extdir_close(&ext);
   return st;
 }
@@ -151,10 +159,11 @@ typedef struct check_request {
 } check_request;
 
 static onnxshape_status check_decoded_file(const void *proto, onnxshape__arena *arena,
-                                           onnxshape__extdir *ext, size_t len, void *ctx,
+                                           onnxshape__extdir *ext, size_t len,
+                                           onnxshape__map *source, void *ctx,
                                            onnxshape_diag *diag) {
   const check_request *req = ctx;
-  return check_decoded(proto, arena, ext, len, req->profile, req->out, diag);
+  return check_decoded(proto, arena, ext, len, source, req->profile, req->out, diag);
 }
 
 onnxshape_status onnxshape_model_check_file(const char *path, onnxshape_check_profile profile,

@@ -214,6 +214,15 @@ big_ext = model([node("Identity", ["w"], ["y"])], [], [value_info("y", "float")]
 os.makedirs(os.path.join(out, "bigext"), exist_ok=True)
 write("bigext/model.onnx", big_ext)
 write("bigext/w.bin", floats(*[float(i % 7) for i in range(32768)]))
+# A model of 64 KiB and more, which is mapped, not read: its int64
+# initializers lie after 128 KiB of float data, on pages of their own.
+write("bigmodel.onnx", model(
+    [node("Reshape", ["k", "t"], ["r"], name="reshape_k"), node("Shape", ["w"], ["s"], name="shape_w"),
+     node("Size", ["w"], ["n"], name="size_w")],
+    [], [value_info("r", "int64"), value_info("s", "int64"), value_info("n", "int64")], opset=14,
+    initializers=[tensor("w", "float", [32768], raw=floats(*[float(i % 251) for i in range(32768)])),
+                  tensor("k", "int64", [6], raw=struct.pack("<6q", 1, 2, 3, 4, 5, 6)),
+                  tensor("t", "int64", [2], raw=struct.pack("<2q", 3, -1))]))
 # Backend-test directories whose data sets do not match the model.
 def backend_dir(name, files):
     d = os.path.join(out, name, "test_data_set_0")

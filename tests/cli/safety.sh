@@ -115,6 +115,28 @@ model_size=$(size identity_any.onnx)
 run_shim SHIM_TRUNCATE="$PWD/identity_any.onnx:10:fstat:1" -- run identity_any.onnx -i x2.pb
 expect "model cut while read" 2 "'identity_any.onnx' changed size while in use ($model_size bytes, now 10)"
 restore identity_any.onnx
+# A model of 64 KiB and more is mapped (MODEL-MAPPED): cut short right after
+# it is mapped, to 100 bytes (decoding reads zeros past them, or faults) and to
+# nothing, for each command that loads a model.
+bigm=$(size bigmodel.onnx)
+for to in 100 0; do
+  [ "$to" = 0 ] && ! sigbus_ok "mapped model cut to 0 bytes" && continue
+  for cmd in run infer check; do
+    run_shim SHIM_TRUNCATE="$PWD/bigmodel.onnx:$to" -- $cmd bigmodel.onnx
+    expect "mapped model cut to $to bytes ($cmd)" 2 "'bigmodel.onnx' changed size while in use ($bigm bytes, now $to)"
+    restore bigmodel.onnx
+  done
+done
+# Cut short after decoding (the check after it, fstat 2, still saw the old
+# size), before the analysis reads the int64 initializers on the cut pages:
+# infer, run and check report the file, not a result from pages of zeros.
+if sigbus_ok "mapped model cut after decoding"; then
+  for cmd in run infer check; do
+    run_shim SHIM_TRUNCATE="$PWD/bigmodel.onnx:4096:fstat:2" -- $cmd bigmodel.onnx
+    expect "mapped model cut after decoding ($cmd)" 2 "'bigmodel.onnx' changed size while in use ($bigm bytes, now 4096)"
+    restore bigmodel.onnx
+  done
+fi
 # External data cut short when mapped; and while printed.
 ext_size=$(size bigext/w.bin)
 run_shim SHIM_TRUNCATE="$PWD/bigext/w.bin:0" -- run bigext/model.onnx
