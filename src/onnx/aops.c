@@ -23,7 +23,9 @@ static const aop_entry table[] = {ONNXSHAPE__ANALYSIS_OPS(AOP_ENTRY)};
 
 int onnxshape__aop_find(const char *name, int64_t opset, aop *op, int *version) {
   for (size_t i = 0; i < COUNT(table); i++) {
-    if (strcmp(table[i].name, name) != 0) continue;
+    /* The first letter first: most names differ there (a model's
+     * operators are looked up once per node). */
+    if (table[i].name[0] != name[0] || strcmp(table[i].name, name) != 0) continue;
     int v = 0;
     for (size_t k = 0; k < table[i].n && table[i].since[k] <= opset; k++) v = table[i].since[k];
     *op = (aop)i;

@@ -99,8 +99,12 @@ void onnxshape_model_free(onnxshape_model *m) {
       onnxshape_owned_tensor_free(n->constant);
     }
   }
-  onnxshape__map source = m->source; /* m lives in the arena */
-  onnxshape__arena_release(m->arena); /* the model, its arrays and the decoded ModelProto */
+  if (m->source == NULL) {
+    onnxshape__arena_release(m->arena); /* the model, its arrays and the decoded ModelProto */
+    return;
+  }
+  onnxshape__map source = *m->source; /* in the arena */
+  onnxshape__arena_release(m->arena);
   onnxshape__unmap(&source);
 }
 
@@ -995,7 +999,6 @@ onnxshape_status onnxshape__model_load(const void *proto, onnxshape__arena *a,
     return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
   }
   m->arena = a;
-  m->source.fd = -1;
   m->proto = (void *)(uintptr_t)proto;
   m->ext = ext;
   m->source_len = len;
@@ -1020,8 +1023,13 @@ onnxshape_status onnxshape__model_load(const void *proto, onnxshape__arena *a,
     onnxshape_model_free(m);
     return st;
   }
-  if (source != NULL) {
-    m->source = *source;
+  if (source != NULL && source->base != NULL) {
+    m->source = model_alloc(m, 1, sizeof *m->source);
+    if (m->source == NULL) {
+      onnxshape_model_free(m);
+      return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    }
+    *m->source = *source;
     memset(source, 0, sizeof *source);
     source->fd = -1;
   }
@@ -1132,8 +1140,10 @@ onnxshape_status onnxshape_model_check_files(const onnxshape_model *m, onnxshape
   if (m == NULL) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_check_files: NULL argument", ONNXSHAPE__NO_ARGS);
   }
-  onnxshape_status mst = onnxshape__map_check(&m->source, diag);
-  if (mst != ONNXSHAPE_OK) return mst;
+  if (m->source != NULL) {
+    onnxshape_status st = onnxshape__map_check(m->source, diag);
+    if (st != ONNXSHAPE_OK) return st;
+  }
   for (size_t k = 0; k < m->n_graphs; k++) {
     const model_graph *g = m->graphs[k];
     for (size_t i = 0; i < g->n_inits; i++) {

@@ -173,8 +173,8 @@ struct onnxshape_model {
   size_t source_len;    /* bytes of the encoded model (LIMIT-MEMORY) */
   void *proto;          /* the decoded ModelProto, allocated in arena */
   struct onnxshape__arena *arena; /* the model's memory, released as a whole */
-  onnxshape__map source; /* the mapped model file, which bytes fields of proto (raw_data,
-                            subgraphs held as bytes) point into; or none (base NULL) */
+  onnxshape__map *source; /* the mapped model file, which bytes fields of proto (raw_data,
+                             subgraphs held as bytes) point into (in arena), or NULL */
   model_graph g;        /* the main graph */
   size_t n_graphs;      /* every graph, the main graph first, then subgraphs in the order
                            they are met (an enclosing graph's node before its subgraphs) */
