@@ -404,6 +404,14 @@ int cli_run(int argc, char **argv) {
     if (fd >= 0) close(fd);
   }
   if (rc == EXIT_OK) rc = cli_load_model(a.model, &m);
+  if (rc == EXIT_OK) { /* a model run cannot execute is refused before any input is read */
+    onnxshape_diag d;
+    onnxshape_diag_init(&d);
+    if (onnxshape_model_check_runnable(m, &d) != ONNXSHAPE_OK) {
+      cli_error("%s: %s", cli_shown(a.model), d.message);
+      rc = EXIT_INVALID;
+    }
+  }
   if (rc == EXIT_OK) rc = bind_positional(m, &a);
   if (rc == EXIT_OK) {
     b = calloc(a.n_in + 1, sizeof *b);

@@ -1125,12 +1125,26 @@ typedef struct onnxshape_result onnxshape_result;
  *         input's declaration ONNXSHAPE_ERR_TYPE_NOT_ALLOWED (type),
  *         ONNXSHAPE_ERR_INVALID_RANK (rank) or ONNXSHAPE_ERR_INVALID_MODEL (a
  *         numeric dim); any kernel status, with a message naming the node;
- *         ONNXSHAPE_ERR_OUT_OF_MEMORY.
+ *         ONNXSHAPE_ERR_OUT_OF_MEMORY; and the refusals of
+ *         onnxshape_model_check_runnable().
  */
 ONNXSHAPE_API onnxshape_status onnxshape_model_run(const onnxshape_model *model,
                                                   const onnxshape_binding *inputs,
                                                   size_t n_inputs, onnxshape_result **out,
                                                   onnxshape_diag *diag);
+
+/**
+ * Whether onnxshape_model_run() can execute @p model at all, before any input
+ * is read: ONNXSHAPE_OK, or the status and message it would refuse the model
+ * with. run executes Shape, Reshape, Size, Constant and Identity on tensors;
+ * any model loads (for onnxshape_model_infer()), but one with another
+ * operator (ONNXSHAPE_ERR_UNKNOWN_OPERATOR, naming every other operator with
+ * its node count), a sparse initializer, or a main-graph input or output
+ * that is a sequence, map, optional or sparse tensor
+ * (ONNXSHAPE_ERR_INVALID_MODEL) does not run.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_model_check_runnable(const onnxshape_model *model,
+                                                             onnxshape_diag *diag);
 
 /** Number of outputs (the model's graph outputs, in order). */
 ONNXSHAPE_API size_t onnxshape_result_count(const onnxshape_result *result);

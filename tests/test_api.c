@@ -93,6 +93,7 @@ static void test_null_arguments(void) {
   CHECK_STATUS(onnxshape_tensor_write_file(NULL, "n", NULL, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(onnxshape_model_run(NULL, NULL, 0, &r, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(onnxshape_model_infer(NULL, &inf, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(onnxshape_model_check_runnable(NULL, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
   CHECK(onnxshape_model_input_count(NULL) == 0 && onnxshape_model_output_count(NULL) == 0);
   CHECK(onnxshape_model_input_name(NULL, 0) == NULL && onnxshape_model_output_name(NULL, 0) == NULL);
   CHECK(onnxshape_model_opset(NULL) == 0 && onnxshape_model_input_has_default(NULL, 0) == 0);
@@ -116,6 +117,9 @@ static void test_model_in_memory(void) {
   onnxshape_diag_init(&d);
   CHECK_STATUS(onnxshape_model_parse(m.b, m.n, NULL, &model, &d), ONNXSHAPE_OK);
   if (model == NULL) return;
+  snprintf(d.message, sizeof d.message, "stale");
+  CHECK_STATUS(onnxshape_model_check_runnable(model, &d), ONNXSHAPE_OK);
+  CHECK_STR(d.message, "");
   CHECK_I64(onnxshape_model_opset(model), 14);
   CHECK_I64(onnxshape_model_input_count(model), 1);
   CHECK_STR(onnxshape_model_input_name(model, 0), "x");

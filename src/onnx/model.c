@@ -177,15 +177,30 @@ long onnxshape__graph_find_slot(const model_graph *g, const char *name) {
   return -1;
 }
 
-/* A declaration of a value. The main graph's inputs and outputs must be
- * tensors of a known element type; value_info and a subgraph's inputs and
- * outputs may say less (no type, another kind of value): has_type stays 0. */
+/* The kind of a value that is not a tensor, for messages; NULL for a
+ * tensor. */
+static const char *other_kind(Onnx__TypeProto__ValueCase c) {
+  switch (c) {
+    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE: return "a sequence";
+    case ONNX__TYPE_PROTO__VALUE_MAP_TYPE: return "a map";
+    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE: return "an optional";
+    case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE: return "a sparse tensor";
+    default: return NULL;
+  }
+}
+
+/* A declaration of a value. The main graph's inputs and outputs must have a
+ * type, and a tensor one a known element type; a sequence, map, optional or
+ * sparse tensor is loaded as such (not_tensor: analysis knows nothing of
+ * it, run refuses the model). value_info and a subgraph's inputs and
+ * outputs may say less (no type): has_type stays 0. */
 static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto *vi,
                                   value_decl *d, const char *what, int strict,
                                   onnxshape_diag *diag) {
   d->name = vi->name != NULL ? vi->name : "";
   if (d->name[0] == '\0') return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "a graph {} has no name", ONNXSHAPE__ARGS(ARG_STR(what)));
   const Onnx__TypeProto *tp = vi->type;
+  d->not_tensor = tp != NULL ? other_kind(tp->value_case) : NULL;
   if (!strict) {
     const Onnx__TypeProto__Tensor *tt =
         tp != NULL && tp->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ? tp->tensor_type : NULL;
@@ -197,11 +212,7 @@ static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
                  "graph {} '{}' has no type (ONNX requires one for graph inputs and outputs)", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name)));
   }
-  if (tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
-                 "graph {} '{}' is not a tensor (sequences, maps, optionals and sparse tensors "
-                 "are not supported)", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name)));
-  }
+  if (tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE) return ONNXSHAPE_OK;
   const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
   if (!strict && (!tt->has_elem_type || onnxshape_type_get(tt->elem_type) == NULL)) {
     /* a shape without a (known) element type */

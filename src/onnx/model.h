@@ -72,6 +72,8 @@ typedef struct decl_dim {
 
 typedef struct value_decl {
   const char *name;
+  const char *not_tensor; /* "a sequence", "a map", "an optional" or "a sparse tensor" for a
+                             value of another kind (declared so), else NULL */
   int has_type;      /* 1 for a tensor type with an elem_type */
   int32_t elem_type;
   int has_shape;

@@ -252,7 +252,29 @@ static int cannot_run(const graph_node *n) {
          n->kind != NODE_CONSTANT && n->kind != NODE_IDENTITY;
 }
 
+/* The first of the main graph's inputs and outputs that is not a tensor, or
+ * NULL; *what says which. */
+static const value_decl *first_not_tensor(const model_graph *g, const char **what) {
+  for (size_t i = 0; i < g->n_inputs; i++) {
+    *what = "input";
+    if (g->inputs[i].not_tensor != NULL) return &g->inputs[i];
+  }
+  for (size_t i = 0; i < g->n_outputs; i++) {
+    *what = "output";
+    if (g->outputs[i].not_tensor != NULL) return &g->outputs[i];
+  }
+  return NULL;
+}
+
 onnxshape_status onnxshape__runnable(const onnxshape_model *m, onnxshape_diag *diag) {
+  const char *what = "";
+  const value_decl *d = first_not_tensor(&m->g, &what);
+  if (d != NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
+                            "run takes and gives tensors only; graph {} '{}' is {} (use infer or "
+                            "check to analyse the model)",
+                            ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name), ARG_STR(d->not_tensor)));
+  }
   for (size_t i = 0; i < m->g.n_slots; i++) {
     if (m->g.slots[i].kind == SLOT_SPARSE) {
       return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
@@ -271,6 +293,16 @@ onnxshape_status onnxshape__runnable(const onnxshape_model *m, onnxshape_diag *d
                           "run executes Shape, Reshape, Size, Constant and Identity only; this "
                           "model also has {} (use infer or check to analyse it)",
                           ONNXSHAPE__ARGS(ARG_TEXT(list)));
+}
+
+onnxshape_status onnxshape_model_check_runnable(const onnxshape_model *m, onnxshape_diag *diag) {
+  if (m == NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_check_runnable: NULL argument",
+                            ONNXSHAPE__NO_ARGS);
+  }
+  onnxshape_status st = onnxshape__runnable(m, diag);
+  if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
+  return st;
 }
 
 onnxshape_status onnxshape_model_run(const onnxshape_model *m, const onnxshape_binding *inputs,

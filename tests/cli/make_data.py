@@ -7,7 +7,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "conformance"))
 from onnxpb import (A_FLOAT, A_INT, A_INTS, A_TENSOR, attr, graph, model, node, tensor,  # noqa: E402
-                    value_info, f_bytes, f_int, f_str)
+                    value_info, value_info_of, tensor_type, seq_type, map_type, optional_type,
+                    f_bytes, f_int, f_str)
 
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
@@ -223,6 +224,18 @@ write("bigmodel.onnx", model(
     initializers=[tensor("w", "float", [32768], raw=floats(*[float(i % 251) for i in range(32768)])),
                   tensor("k", "int64", [6], raw=struct.pack("<6q", 1, 2, 3, 4, 5, 6)),
                   tensor("t", "int64", [2], raw=struct.pack("<2q", 3, -1))]))
+# Main-graph inputs and outputs that are not tensors: a sequence, a map and
+# an optional in, a sequence out. Any model loads (infer, check); run refuses.
+write("nontensor_io.onnx", model(
+    [node("SequenceLength", ["l"], ["n"], name="length"), node("Shape", ["x"], ["s"], name="shape_x"),
+     node("SequenceConstruct", ["x", "x"], ["seq"], name="construct"),
+     node("OptionalHasElement", ["o"], ["has"], name="has_o")],
+    [value_info("x", "float", [2, 3]), value_info_of("l", seq_type(tensor_type("float"))),
+     value_info_of("kv", map_type("int64", tensor_type("float"))),
+     value_info_of("o", optional_type(tensor_type("int64")))],
+    [value_info("s", "int64", [2]), value_info("n", "int64", []),
+     value_info_of("seq", seq_type(tensor_type("float"))),
+     value_info("has", "bool", [])], opset=18))
 # Backend-test directories whose data sets do not match the model.
 def backend_dir(name, files):
     d = os.path.join(out, name, "test_data_set_0")

@@ -89,6 +89,31 @@ def value_info(name, type_name=None, dims=None):
     return f_str(1, name) + f_bytes(2, f_bytes(1, t))
 
 
+def value_info_of(name, type_proto):
+    """A ValueInfoProto whose TypeProto is given as bytes (seq_type, ...)."""
+    return f_str(1, name) + f_bytes(2, type_proto)
+
+
+def tensor_type(type_name):
+    """A TypeProto of a tensor of type_name, shape unknown."""
+    return f_bytes(1, f_int(1, TYPES[type_name][0]))
+
+
+def seq_type(elem):
+    """A TypeProto of a sequence of the TypeProto elem."""
+    return f_bytes(4, f_bytes(1, elem))
+
+
+def map_type(key_type_name, value):
+    """A TypeProto of a map from key_type_name to the TypeProto value."""
+    return f_bytes(5, f_int(1, TYPES[key_type_name][0]) + f_bytes(2, value))
+
+
+def optional_type(elem):
+    """A TypeProto of an optional of the TypeProto elem."""
+    return f_bytes(9, f_bytes(1, elem))
+
+
 # AttributeProto types
 A_FLOAT, A_INT, A_STRING, A_TENSOR, A_FLOATS, A_INTS, A_STRINGS = 1, 2, 3, 4, 6, 7, 8
 A_GRAPH = 5

@@ -96,7 +96,7 @@ reject_model("untyped_input", model([node("Shape", ["x"], ["y"])], [f_str(1, "x"
                                     [value_info("y", "int64")]),
              "graph input 'x' has no type")
 seq_input = f_str(1, "x") + f_bytes(2, f_bytes(4, b""))
-reject_model("sequence_input", model([], [seq_input], [X]), "graph input 'x' is not a tensor")
+reject_model("sequence_input", model([], [seq_input], [X]), "run takes and gives tensors only; graph input 'x' is a sequence")
 reject_model("no_outputs", model([], [X], []), "the graph has no outputs")
 reject_model("unnamed_input", model([], [value_info("", "float")], [X]), "a graph input has no name")
 g_sparse = (f_bytes(11, X) + f_bytes(12, X) + f_bytes(15, b"\x0a\x00"))
