@@ -7,7 +7,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "conformance"))
 from onnxpb import (A_FLOAT, A_INT, A_INTS, A_TENSOR, attr, graph, model, node, tensor,  # noqa: E402
-                    value_info, value_info_of, tensor_type, seq_type, map_type, optional_type,
+                    value_info, value_info_of, tensor_type, seq_type, map_type, optional_type, sparse_type,
                     f_bytes, f_int, f_str)
 
 out = sys.argv[1]
@@ -136,11 +136,11 @@ write("sonnx_findings.onnx", model(
 sparse_values = tensor("w", "float", [1], raw=struct.pack("<f", 1.0))
 sparse_init = f_bytes(1, sparse_values) + f_bytes(2, tensor("", "int64", [1], raw=bytes(8))) + \
     f_int(3, 4)
-sparse_type = f_str(1, "sp") + f_bytes(2, f_bytes(8, f_int(1, 1)))
+sp_input = f_str(1, "sp") + f_bytes(2, f_bytes(8, f_int(1, 1)))
 write("sonnx_sparse.onnx", model(
     [node("Constant", [], ["c"], [f_str(1, "sparse_value") + f_int(20, 11) + f_bytes(22, sparse_init)],
           name="k")],
-    [sparse_type], [value_info("c", "float")], opset=13, graph_extra=f_bytes(15, sparse_init)))
+    [sp_input], [value_info("c", "float")], opset=13, graph_extra=f_bytes(15, sparse_init)))
 
 # ---- The front door (tests/cli/cases/door_*, tests/cli/safety.sh) ----------
 F = struct.Struct("<f")
@@ -224,15 +224,15 @@ write("bigmodel.onnx", model(
     initializers=[tensor("w", "float", [32768], raw=floats(*[float(i % 251) for i in range(32768)])),
                   tensor("k", "int64", [6], raw=struct.pack("<6q", 1, 2, 3, 4, 5, 6)),
                   tensor("t", "int64", [2], raw=struct.pack("<2q", 3, -1))]))
-# Main-graph inputs and outputs that are not tensors: a sequence, a map and
-# an optional in, a sequence out. Any model loads (infer, check); run refuses.
+# Main-graph inputs and outputs that are not tensors: a sequence, a map, an
+# optional and a sparse tensor in, a sequence out. Any model loads (infer, check); run refuses.
 write("nontensor_io.onnx", model(
     [node("SequenceLength", ["l"], ["n"], name="length"), node("Shape", ["x"], ["s"], name="shape_x"),
      node("SequenceConstruct", ["x", "x"], ["seq"], name="construct"),
      node("OptionalHasElement", ["o"], ["has"], name="has_o")],
     [value_info("x", "float", [2, 3]), value_info_of("l", seq_type(tensor_type("float"))),
      value_info_of("kv", map_type("int64", tensor_type("float"))),
-     value_info_of("o", optional_type(tensor_type("int64")))],
+     value_info_of("o", optional_type(tensor_type("int64"))), value_info_of("sp", sparse_type("float", [4, 4]))],
     [value_info("s", "int64", [2]), value_info("n", "int64", []),
      value_info_of("seq", seq_type(tensor_type("float"))),
      value_info("has", "bool", [])], opset=18))

@@ -109,6 +109,12 @@ def map_type(key_type_name, value):
     return f_bytes(5, f_int(1, TYPES[key_type_name][0]) + f_bytes(2, value))
 
 
+def sparse_type(type_name, dims):
+    """A TypeProto of a sparse tensor of type_name and dims."""
+    shape = b"".join(f_bytes(1, f_int(1, d)) for d in dims)
+    return f_bytes(8, f_int(1, TYPES[type_name][0]) + f_bytes(2, shape))
+
+
 def optional_type(elem):
     """A TypeProto of an optional of the TypeProto elem."""
     return f_bytes(9, f_bytes(1, elem))
