@@ -6,6 +6,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_cli_init();
+  fuzz_cli_mapping(size & 1);
   char *argv[] = {"--profile", "sonnx", (char *)fuzz_file("model.onnx", data, size), NULL};
   FUZZ_CHECK_EXIT(cli_check(3, argv));
   return 0;

@@ -20,6 +20,18 @@
 
 static char fuzz_dir[64];
 
+extern size_t onnxshape__inplace_min; /* src/onnx/tensor.c */
+
+/* With `mapped`, every file the command reads is mapped, as files of 64 KiB
+ * and more are (MODEL-MAPPED: a model's bytes fields then point into the
+ * mapping); else files are read as usual. One bit of each input chooses,
+ * so the fuzzer reaches both ways whatever the size of its files. */
+static inline void fuzz_cli_mapping(int mapped) {
+  static size_t usual;
+  if (usual == 0) usual = onnxshape__inplace_min;
+  onnxshape__inplace_min = mapped ? 1 : usual;
+}
+
 static inline void fuzz_cli_init(void) {
   if (fuzz_dir[0] != '\0') return;
   strcpy(fuzz_dir, "/tmp/onnxshape-fuzz-XXXXXX");

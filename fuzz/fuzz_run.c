@@ -12,6 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fuzz_cli_init();
   int json = size > 0 && (data[0] & 1);
+  fuzz_cli_mapping(size > 0 && (data[0] & 2));
   if (size > 0) {
     data++;
     size--;
