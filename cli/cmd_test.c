@@ -192,6 +192,25 @@ static int read_tensor(const char *ds, const char *name, onnxshape_owned_tensor 
   return st == ONNXSHAPE_OK;
 }
 
+/* 1, with why naming it, when a file the data set's run read (the model
+ * itself when mapped, its external data, a mapped input) changed while in
+ * use or a read of a mapped page faulted: the result is not to be trusted. */
+static int files_changed(const onnxshape_model *m, onnxshape_owned_tensor **in, size_t n_in,
+                         char *why, size_t cap) {
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  int changed = onnxshape_model_check_files(m, &d) != ONNXSHAPE_OK;
+  for (size_t k = 0; !changed && in != NULL && k < n_in; k++) {
+    changed = in[k] != NULL && onnxshape_owned_tensor_check_file(in[k], &d) != ONNXSHAPE_OK;
+  }
+  if (!changed && cli_bus_faults() > 0) {
+    snprintf(d.message, sizeof d.message, "a file changed size while in use");
+    changed = 1;
+  }
+  if (changed) snprintf(why, cap, "%s", d.message);
+  return changed;
+}
+
 /* Runs one data set; fills why on failure. */
 static int run_data_set(const onnxshape_model *m, const char *ds, char *why, size_t cap) {
   size_t n_in;
@@ -227,8 +246,14 @@ static int run_data_set(const onnxshape_model *m, const char *ds, char *why, siz
       snprintf(why, cap, "output %zu '%s': %s", k, name, detail);
       ok = 0;
     }
+    if (want != NULL && onnxshape_owned_tensor_check_file(want, &d) != ONNXSHAPE_OK) {
+      snprintf(why, cap, "%s", d.message);
+      ok = 0;
+    }
     onnxshape_owned_tensor_free(want);
   }
+  /* Also when the run or a comparison failed: pages of zeros may be why. */
+  if (files_changed(m, in, n_in, why, cap)) ok = 0;
   onnxshape_result_free(r);
   for (size_t k = 0; k < n_in && in != NULL; k++) onnxshape_owned_tensor_free(in[k]);
   free(in);

@@ -1051,10 +1051,13 @@ typedef struct onnxshape_model onnxshape_model;
  * Read and check an ONNX model: the default-domain opset (1 to
  * ONNXSHAPE_MAX_OPSET), initializers, graph inputs and outputs, and every node
  * in file order. @p path must be a regular file. A file under 64 KiB is read
- * into memory; a larger one is mapped, and the model holds the mapping until
- * it is freed: initializers' raw_data is used where it lies in the file, so
- * pages of tensor data that nothing reads are never read (see
- * onnxshape_model_check_files() for a file changed meanwhile). External data
+ * into memory; a larger one is mapped, and the model holds the mapping and
+ * the open file (one descriptor per model) until it is freed: initializers'
+ * raw_data is used where it lies in the file, so pages of tensor data that
+ * nothing reads are never read. As with mapped tensors, a file cut short by
+ * another process meanwhile makes reads of its pages raise SIGBUS; see
+ * onnxshape_owned_tensor_check_file() and onnxshape_model_check_files().
+ * External data
  * opens beneath its directory (see onnxshape_tensor_read_file()). Decoding and loading take at most 15 times
  * the file's size plus 56 MiB of memory. Supported operators: Shape, Reshape, Size (all versions),
  * Constant and Identity. Rejected, with a message naming the node and rule:

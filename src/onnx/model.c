@@ -1124,7 +1124,14 @@ onnxshape_status onnxshape__model_file_decoded(const char *path, onnxshape__deco
   if (now != ONNXSHAPE_OK && st == ONNXSHAPE_OK) onnxshape__arena_release(a);
   if (now != ONNXSHAPE_OK) st = now;
   onnxshape__free(src.bytes); /* a model read into memory holds copies of what it needs */
-  if (st == ONNXSHAPE_OK) st = use(proto, a, &ext, src.len, &src.map, ctx, diag);
+  if (st == ONNXSHAPE_OK) {
+    st = use(proto, a, &ext, src.len, &src.map, ctx, diag);
+    /* Loading reads the mapping too (subgraphs, functions and sparse
+     * tensors held as bytes): a failure there may be the file's change. */
+    if (st != ONNXSHAPE_OK && onnxshape__map_check(&src.map, diag) != ONNXSHAPE_OK) {
+      st = ONNXSHAPE_ERR_IO;
+    }
+  }
   onnxshape__unmap(&src.map); /* unless a loaded model took it */
   onnxshape__extdir_close(&ext);
   onnxshape__free((void *)(uintptr_t)ext.path);

@@ -98,8 +98,10 @@ static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena
   int sonnx = profile == ONNXSHAPE_CHECK_SONNX;
   if (sonnx) onnxshape__sparse_uses(proto, add_sparse, r);
   onnxshape_status st = ONNXSHAPE_OK;
-  /* A model with sparse tensors cannot be loaded; its findings stop there. */
+  /* A model with sparse tensors cannot be loaded; its findings stop there
+   * (their names were read from the mapping, when there is one). */
   if (r->n > 0) {
+    if (source != NULL) st = onnxshape__map_check(source, diag);
     onnxshape__arena_release(arena);
   } else {
     onnxshape_model *model = NULL;

@@ -236,6 +236,30 @@ write("nontensor_io.onnx", model(
     [value_info("s", "int64", [2]), value_info("n", "int64", []),
      value_info_of("seq", seq_type(tensor_type("float"))),
      value_info("has", "bool", [])], opset=18))
+# Mapped models whose loading reads the mapping after decoding: an If whose
+# branches (held as bytes) lie after 128 KiB of float data; a sparse
+# initializer there; and a backend-test directory whose model's output is
+# its 128 KiB initializer (safety.sh cuts each short after decoding).
+W_BIG = tensor("w", "float", [32768], raw=floats(*[float(i % 251) for i in range(32768)]))
+def const_branch(name, out, values):
+    return graph([node("Constant", [], [out], [attr("value", A_TENSOR, tensor("v", "int64", [2],
+                 raw=struct.pack("<2q", *values)))])], [], [value_info(out, "int64", [2])], name=name)
+write("bigif.onnx", model([], [], [value_info("y", "int64", [2]), value_info("s", "int64", [1])], opset=16,
+      graph_extra=f_bytes(5, W_BIG) + f_bytes(5, tensor("c", "bool", [], raw=b"\x01")) +
+      f_bytes(1, node("Shape", ["w"], ["s"], name="shape_w")) +
+      f_bytes(1, node("If", ["c"], ["y"], [attr("then_branch", 5, const_branch("t", "a", (1, 2))),
+                                          attr("else_branch", 5, const_branch("e", "b", (3, 4)))],
+                      name="branch"))))
+write("bigsparse.onnx", model([], [], [value_info("s", "int64", [1])], opset=16,
+      graph_extra=f_bytes(5, W_BIG) + f_bytes(15, f_bytes(1, tensor("sp", "float", [2], raw=floats(1, 2))) +
+                                                   f_bytes(2, tensor("", "int64", [2], raw=struct.pack("<2q", 0, 3))) +
+                                                   f_int(3, 4)) +
+      f_bytes(1, node("Shape", ["w"], ["s"], name="shape_w"))))
+os.makedirs(os.path.join(out, "bigtest", "test_data_set_0"), exist_ok=True)
+write("bigtest/model.onnx", model([], [], [value_info("y", "float", [32768])], opset=14,
+      graph_extra=f_bytes(5, W_BIG) + f_bytes(1, node("Identity", ["w"], ["y"], name="copy_w"))))
+write("bigtest/test_data_set_0/output_0.pb", tensor("y", "float", [32768],
+      raw=floats(*[float(i % 251) for i in range(32768)])))
 # Backend-test directories whose data sets do not match the model.
 def backend_dir(name, files):
     d = os.path.join(out, name, "test_data_set_0")
