@@ -42,6 +42,12 @@
 #define ONNXSHAPE__CONSTANT_VERSIONS(X) X(1) X(9) X(11) X(12) X(13) X(19) X(21) X(23) X(24) X(25)
 #define ONNXSHAPE__IDENTITY_VERSIONS(X) X(1) X(13) X(14) X(16) X(19) X(21) X(23) X(24) X(25)
 
+/* The operators' names (one home: the version tables and onnxshape_op_name
+ * use them; the kernels' messages say "Shape", "Reshape" and "Size"). */
+#define ONNXSHAPE__SHAPE_NAME "Shape"
+#define ONNXSHAPE__RESHAPE_NAME "Reshape"
+#define ONNXSHAPE__SIZE_NAME "Size"
+
 /* The versions where attributes and inputs appear. */
 #define ONNXSHAPE__SHAPE_ATTRS_SINCE 15     /* SHAPE-ATTRS-VERSION: start, end */
 #define ONNXSHAPE__ALLOWZERO_SINCE 14       /* RESHAPE-ALLOWZERO-VERSION */

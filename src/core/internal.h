@@ -109,8 +109,8 @@ onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
     requires n_args == 0 || \valid_read(args + (0 .. n_args - 1));
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
     ensures \result == status;
-    // ERROR-MESSAGE: the message is never empty (diag.c writes the status's
-    // name when the rest would be).
+    // ERROR-MESSAGE: the message is never empty (diag.c writes "error <status
+    // number>" when the rest would be).
     ensures diag_failed(diag);
 */
 onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,

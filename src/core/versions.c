@@ -20,20 +20,20 @@ static const onnxshape_attr_spec reshape14_attrs[] = {
 #define TYPES_OF(v) ONNXSHAPE__TYPES_UP_TO(ONNXSHAPE__LAST_TYPE(v))
 
 #define SHAPE_ENTRY(v)                                                 \
-  {ONNXSHAPE_OP_SHAPE, "Shape", v, TYPES_OF(v), 1,                     \
+  {ONNXSHAPE_OP_SHAPE, ONNXSHAPE__SHAPE_NAME, v, TYPES_OF(v), 1,                     \
    (v) >= ONNXSHAPE__SHAPE_ATTRS_SINCE ? 2u : 0u,                      \
    (v) >= ONNXSHAPE__SHAPE_ATTRS_SINCE ? shape_attrs : NULL},
 static const onnxshape_op_version shape_versions[] = {ONNXSHAPE__SHAPE_VERSIONS(SHAPE_ENTRY)};
 
 #define RESHAPE_ENTRY(v)                                                                      \
-  {ONNXSHAPE_OP_RESHAPE, "Reshape", v, (v) == 1 ? ONNXSHAPE__FLOAT_TYPES : TYPES_OF(v),       \
+  {ONNXSHAPE_OP_RESHAPE, ONNXSHAPE__RESHAPE_NAME, v, (v) == 1 ? ONNXSHAPE__FLOAT_TYPES : TYPES_OF(v),       \
    (v) >= ONNXSHAPE__SHAPE_INPUT_SINCE ? 2u : 1u,                                             \
    (v) == 1 ? 2u : (v) >= ONNXSHAPE__ALLOWZERO_SINCE ? 1u : 0u,                               \
    (v) == 1 ? reshape1_attrs : (v) >= ONNXSHAPE__ALLOWZERO_SINCE ? reshape14_attrs : NULL},
 static const onnxshape_op_version reshape_versions[] = {
     ONNXSHAPE__RESHAPE_VERSIONS(RESHAPE_ENTRY)};
 
-#define SIZE_ENTRY(v) {ONNXSHAPE_OP_SIZE, "Size", v, TYPES_OF(v), 1, 0, NULL},
+#define SIZE_ENTRY(v) {ONNXSHAPE_OP_SIZE, ONNXSHAPE__SIZE_NAME, v, TYPES_OF(v), 1, 0, NULL},
 static const onnxshape_op_version size_versions[] = {ONNXSHAPE__SIZE_VERSIONS(SIZE_ENTRY)};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -62,9 +62,20 @@ const onnxshape_op_version *onnxshape_op_versions(onnxshape_op op, size_t *count
   return first;
 }
 
+/* A switch, not a lookup in the version tables: a refusal's message names
+ * the operator, and a bare-metal image then links no table (about 1 KB of
+ * flash). */
 const char *onnxshape_op_name(onnxshape_op op) {
-  const onnxshape_op_version *v = onnxshape_op_versions(op, NULL);
-  return v != NULL ? v->op_name : "unknown";
+  switch (op) {
+    case ONNXSHAPE_OP_SHAPE:
+      return ONNXSHAPE__SHAPE_NAME;
+    case ONNXSHAPE_OP_RESHAPE:
+      return ONNXSHAPE__RESHAPE_NAME;
+    case ONNXSHAPE_OP_SIZE:
+      return ONNXSHAPE__SIZE_NAME;
+    default:
+      return "unknown";
+  }
 }
 
 /* The kernels need nothing of the C library but memcpy, memmove and memset
