@@ -52,9 +52,12 @@ static onnxshape_status require_regular(int fd, const char *shown, struct stat *
     close(fd);
     return onnxshape__error(diag, ONNXSHAPE_ERR_IO, "'{}' is not a regular file", ONNXSHAPE__ARGS(ARG_NAME(shown)));
   }
-  /* Regular files do not block; later reads need no O_NONBLOCK. */
-  int flags = fcntl(fd, F_GETFL);
-  if (flags >= 0) (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  /* Regular files do not block; later reads need no O_NONBLOCK. Of
+   * READ_FLAGS, O_NONBLOCK is the only status flag (F_SETFL ignores the
+   * access mode and the creation flags), so setting none clears it: one
+   * system call, not a read and a write of the flags (about 1 us of a
+   * 25 us model load, docs/performance.md). */
+  (void)fcntl(fd, F_SETFL, 0);
   return ONNXSHAPE_OK;
 }
 
