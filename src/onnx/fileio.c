@@ -77,14 +77,21 @@ onnxshape_status onnxshape__open_dir(const char *dir, int *dirfd, onnxshape_diag
   return ONNXSHAPE_OK;
 }
 
-onnxshape_status onnxshape__open_parent(const char *path, int *dirfd, const char **base,
-                                        char **dir, onnxshape_diag *diag) {
+onnxshape_status onnxshape__parent_name(const char *path, const char **base, char **dir,
+                                        onnxshape_diag *diag) {
   const char *slash = strrchr(path, '/');
   *base = slash != NULL ? slash + 1 : path;
   *dir = slash == NULL ? onnxshape__strndup(".", 1) : slash == path ? onnxshape__strndup("/", 1)
                                                      : onnxshape__strndup(path, (size_t)(slash - path));
   if (*dir == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
-  onnxshape_status st = onnxshape__open_dir(*dir, dirfd, diag);
+  return ONNXSHAPE_OK;
+}
+
+onnxshape_status onnxshape__open_parent(const char *path, int *dirfd, const char **base,
+                                        char **dir, onnxshape_diag *diag) {
+  onnxshape_status st = onnxshape__parent_name(path, base, dir, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  st = onnxshape__open_dir(*dir, dirfd, diag);
   if (st != ONNXSHAPE_OK) {
     onnxshape__free(*dir);
     *dir = NULL;

@@ -31,6 +31,11 @@ typedef struct onnxshape__map {
 onnxshape_status onnxshape__open_file(int dirfd, const char *path, const char *shown, int *fd,
                                       struct stat *sb, onnxshape_diag *diag);
 
+/* The directory part of `path` in *dir (".", "/" or a copy, to free) and
+ * its last component in *base (within path). */
+onnxshape_status onnxshape__parent_name(const char *path, const char **base, char **dir,
+                                        onnxshape_diag *diag);
+
 /* Opens the directory part of `path` ("." when it has none), sets *dir to
  * its name (heap, for the caller to free) and *base to the last component
  * (a pointer into path). */

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -1062,7 +1063,7 @@ onnxshape_status onnxshape_model_parse(const void *bytes, size_t len, const char
   const void *proto = NULL;
   onnxshape_status st = onnxshape__model_decode(bytes, len, NULL, 0, &a, &proto, diag);
   if (st != ONNXSHAPE_OK) return st;
-  onnxshape__extdir ext = {base_dir, -1};
+  onnxshape__extdir ext = {base_dir, -1, NULL, 0, 0};
   st = onnxshape__model_load(proto, a, &ext, len, NULL, out, diag);
   onnxshape__extdir_close(&ext);
   if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
@@ -1075,14 +1076,21 @@ onnxshape_status onnxshape__model_file(const char *path, onnxshape__model_source
   char *dir;
   memset(src, 0, sizeof *src);
   src->map.fd = -1;
-  ext->path = NULL;
+  memset(ext, 0, sizeof *ext);
   ext->fd = -1;
-  onnxshape_status st = onnxshape__open_parent(path, &ext->fd, &base, &dir, diag);
+  onnxshape_status st = onnxshape__parent_name(path, &base, &dir, diag);
   if (st != ONNXSHAPE_OK) return st;
   ext->path = dir;
   int fd;
   struct stat sb;
-  st = onnxshape__open_file(ext->fd, base, path, &fd, &sb, diag);
+  /* By its path; the directory is opened only for external data, and must
+   * then still hold this file (onnxshape__extdir). */
+  st = onnxshape__open_file(AT_FDCWD, path, path, &fd, &sb, diag);
+  if (st == ONNXSHAPE_OK) {
+    ext->file = base;
+    ext->dev = sb.st_dev;
+    ext->ino = sb.st_ino;
+  }
   if (st == ONNXSHAPE_OK && (uint64_t)sb.st_size >= onnxshape__inplace_min &&
       (uint64_t)sb.st_size <= SIZE_MAX) {
     /* Mapped: decoding then reads only the pages that hold message fields,

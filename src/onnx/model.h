@@ -5,6 +5,8 @@
 #ifndef ONNXSHAPE_MODEL_H
 #define ONNXSHAPE_MODEL_H
 
+#include <sys/types.h>
+
 #include "aops.h"
 #include "fileio.h"
 #include "onnxshape.h"
@@ -59,10 +61,18 @@ struct onnxshape_owned_tensor {
   onnxshape__map map;             /* the mapped file region, or none (map.base NULL) */
 };
 
-/* Where external data may live: a directory, opened at its first use. */
+/* Where external data may live: a directory, opened at its first use. A
+ * model file is opened by its path and its directory only if it has
+ * external data (most have none: two system calls saved per load); the
+ * directory then opened must still hold the model file as `file` (same
+ * device and inode), or the load fails: data is never read from a
+ * directory that replaced the model's own after the model was opened. */
 typedef struct onnxshape__extdir {
   const char *path; /* its name (messages, and opening it); NULL: no external data */
   int fd;           /* the open directory, or -1 */
+  const char *file; /* the model's name within it, when opened lazily; else NULL */
+  dev_t dev;        /* the model file's device and inode (with file) */
+  ino_t ino;
 } onnxshape__extdir;
 
 typedef struct decl_dim {

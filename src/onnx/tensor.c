@@ -52,6 +52,22 @@ void onnxshape__extdir_close(onnxshape__extdir *ext) {
   }
 }
 
+/* Opens ext's directory at its first use; one opened after the model
+ * (ext->file set) must still hold the model file. */
+static onnxshape_status open_model_dir(onnxshape__extdir *ext, onnxshape_diag *diag) {
+  onnxshape_status st = onnxshape__open_dir(ext->path, &ext->fd, diag);
+  if (st != ONNXSHAPE_OK || ext->file == NULL) return st;
+  struct stat sb;
+  if (fstatat(ext->fd, ext->file, &sb, 0) != 0 || sb.st_dev != ext->dev || sb.st_ino != ext->ino) {
+    onnxshape__extdir_close(ext);
+    return onnxshape__error(diag, ONNXSHAPE_ERR_IO,
+                            "the directory '{}' no longer holds the model '{}' (it changed while "
+                            "the model was loaded); external data is not read from it",
+                            ONNXSHAPE__ARGS(ARG_NAME(ext->path), ARG_NAME(ext->file)));
+  }
+  return ONNXSHAPE_OK;
+}
+
 /* Tensor names quoted in messages: '<name>' or "(unnamed)". */
 static const char *label(const Onnx__TensorProto *tp) {
   return tp->name != NULL && tp->name[0] != '\0' ? tp->name : "(unnamed)";
@@ -330,7 +346,7 @@ static onnxshape_status decode_external(const Onnx__TensorProto *tp, onnxshape_o
                 ONNXSHAPE__ARGS(ARG_NAME(label(tp))));
   }
   if (ext->fd < 0) {
-    st = onnxshape__open_dir(ext->path, &ext->fd, diag);
+    st = open_model_dir(ext, diag);
     if (st != ONNXSHAPE_OK) return st;
   }
   int fd;
@@ -513,7 +529,7 @@ onnxshape_status onnxshape_tensor_parse(const void *bytes, size_t len, const cha
   if (onnxshape__npy_magic(bytes, len)) {
     st = onnxshape__npy_decode(bytes, len, NULL, 0, NULL, out, diag);
   } else {
-    onnxshape__extdir ext = {base_dir, -1};
+    onnxshape__extdir ext = {base_dir, -1, NULL, 0, 0};
     st = decode_standalone(bytes != NULL ? bytes : (const uint8_t *)"", len, NULL, &ext, NULL,
                            len, out, diag);
     onnxshape__extdir_close(&ext);
@@ -636,7 +652,7 @@ onnxshape_status onnxshape_tensor_read_file(const char *path, onnxshape_owned_te
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "tensor_read_file: NULL argument", ONNXSHAPE__NO_ARGS);
   }
   /* External data resolves in the directory the file was opened from. */
-  onnxshape__extdir ext = {NULL, -1};
+  onnxshape__extdir ext = {NULL, -1, NULL, 0, 0};
   const char *base;
   char *dir;
   onnxshape_status st = onnxshape__open_parent(path, &ext.fd, &base, &dir, diag);

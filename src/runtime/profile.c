@@ -149,7 +149,7 @@ onnxshape_status onnxshape_profile_check_sonnx(const void *bytes, size_t len,
   const void *proto;
   onnxshape_status st = onnxshape__model_decode(bytes, len, NULL, 0, &arena, &proto, diag);
   if (st != ONNXSHAPE_OK) return st;
-  onnxshape__extdir ext = {base_dir, -1};
+  onnxshape__extdir ext = {base_dir, -1, NULL, 0, 0};
   st = check_decoded(proto, arena, &ext, len, NULL, ONNXSHAPE_CHECK_SONNX, out, diag);
   onnxshape__extdir_close(&ext);
   return st;

@@ -199,6 +199,13 @@ ext_model = model([node("Identity", ["w"], ["y"])], [], [value_info("y", "float"
                                        external=[("location", "sub/w.bin")])])
 write("ext/model.onnx", ext_model)
 write("ext/sub/w.bin", floats(1, 2, 3, 4))
+# A decoy for the model's own directory swapped after the model was opened:
+# another model (output z) over other data.
+os.makedirs(os.path.join(out, "decoy", "sub"), exist_ok=True)
+write("decoy/model.onnx", model([node("Identity", ["w"], ["z"])], [], [value_info("z", "float")],
+                                opset=14, initializers=[tensor("w", "float", [4], external=[
+                                    ("location", "sub/w.bin")])]))
+write("decoy/sub/w.bin", floats(666, 666, 666, 666))
 # External data beyond 4 GiB in a sparse file (a few KiB on disk): offsets
 # that need a 64-bit off_t, on 32-bit hosts too.
 FAR = (1 << 32) + 8

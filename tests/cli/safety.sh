@@ -204,6 +204,36 @@ for mode in openat2 walk; do
   [ "$refused" -ge 1 ] && ok || bad "confinement ($mode): no swap fell between reading and opening ($calls calls)"
 done
 
+# ---- FILE-CONFINED: the model's own directory swapped after the model opened --
+# covers: FILE-CONFINED
+# A model file is opened by its path and its directory only for external
+# data; the directory must then still hold the model file. At the K-th file
+# call, race/ext becomes a link to decoy (another model, output z, over
+# 666s): a run reads the model and its data from one directory, ext (y =
+# 1..4) or decoy (z = 666s), or refuses; never y with the decoy's data.
+env LD_PRELOAD="$shim" SHIM_COUNT="$work/count" "$bin" run ext/model.onnx >/dev/null 2>&1
+calls=$(sed -n 's/^calls //p' "$work/count")
+refused=0
+k=1
+while [ "$k" -le "$calls" ]; do
+  rm -rf "$work/race" && mkdir -p "$work/race" && cp -r ext decoy "$work/race/"
+  run_shim SHIM_SWAP_AT="$k:$work/race/ext:decoy" -- run "$work/race/ext/model.onnx"
+  if [ "$rc" -ge 128 ]; then
+    bad "model directory swapped: call $k ended by a signal ($rc)"
+  elif [ "$rc" = 0 ] && [ "$out" != "y: float [4] = [1, 2, 3, 4]" ] &&
+       [ "$out" != "z: float [4] = [666, 666, 666, 666]" ]; then
+    bad "model directory swapped: call $k printed $out"
+  elif [ "$rc" != 0 ]; then
+    if printf '%s' "$err" | grep -q "no longer holds the model 'model.onnx' (it changed while the model was loaded)"; then
+      refused=$((refused + 1))
+    else
+      bad "model directory swapped: call $k failed otherwise ($rc): $err"
+    fi
+  fi
+  k=$((k + 1))
+done
+[ "$refused" -ge 1 ] && ok || bad "model directory swapped: no swap fell between the model's open and its directory's ($calls calls)"
+
 # ---- OUTPUT-ALL-OR-NOTHING ----------------------------------------------------
 # covers: OUTPUT-ALL-OR-NOTHING
 # The second rename fails: the first output is put back as it was.
