@@ -64,9 +64,14 @@ struct onnxshape_owned_tensor {
 /* Where external data may live: a directory, opened at its first use. A
  * model file is opened by its path and its directory only if it has
  * external data (most have none: two system calls saved per load); the
- * directory then opened must still hold the model file as `file` (same
- * device and inode), or the load fails: data is never read from a
- * directory that replaced the model's own after the model was opened. */
+ * directory then opened must still hold the model file under the name
+ * `file` (same device and inode, following links as opening the model
+ * did), or the load fails. So data is read from a directory whose `file`
+ * is the model that was read: one that replaced the model's own, or a
+ * rename of the model (or a chdir, for a relative path) while it loads, is
+ * refused. As before this lazy open, a directory that holds a link to the
+ * same model file passes: whoever can plant it there could have replaced
+ * the directory before the model was opened. */
 typedef struct onnxshape__extdir {
   const char *path; /* its name (messages, and opening it); NULL: no external data */
   int fd;           /* the open directory, or -1 */
@@ -267,8 +272,9 @@ typedef struct onnxshape__model_source {
   unsigned char *bytes;
   onnxshape__map map;
 } onnxshape__model_source;
-/* Reads or maps the model file at path into *src and opens its directory
- * for external data in *ext (ext->path, to free, and ext->fd). */
+/* Reads or maps the model file at path into *src and sets up *ext for its
+ * external data (ext->path, to free; the directory itself is opened at the
+ * first external tensor, ext->fd, and must still hold the model file). */
 onnxshape_status onnxshape__model_file(const char *path, onnxshape__model_source *src,
                                        onnxshape__extdir *ext, onnxshape_diag *diag);
 

@@ -57,8 +57,13 @@ void onnxshape__extdir_close(onnxshape__extdir *ext) {
 static onnxshape_status open_model_dir(onnxshape__extdir *ext, onnxshape_diag *diag) {
   onnxshape_status st = onnxshape__open_dir(ext->path, &ext->fd, diag);
   if (st != ONNXSHAPE_OK || ext->file == NULL) return st;
+  /* Opened and fstat'ed, as the model was (not stat'ed by name: the two
+   * can give different st_dev on some overlay file systems). */
   struct stat sb;
-  if (fstatat(ext->fd, ext->file, &sb, 0) != 0 || sb.st_dev != ext->dev || sb.st_ino != ext->ino) {
+  int fd = openat(ext->fd, ext->file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  int same = fd >= 0 && fstat(fd, &sb) == 0 && sb.st_dev == ext->dev && sb.st_ino == ext->ino;
+  if (fd >= 0) close(fd);
+  if (!same) {
     onnxshape__extdir_close(ext);
     return onnxshape__error(diag, ONNXSHAPE_ERR_IO,
                             "the directory '{}' no longer holds the model '{}' (it changed while "
