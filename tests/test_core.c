@@ -386,6 +386,58 @@ static void test_dims_count(void) {
   CHECK_STATUS(onnxshape_dims_count(d1, 3, NULL), ONNXSHAPE_ERR_INVALID_ARGUMENT);
 }
 
+static uint64_t next_random(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+static void check_arith(uint64_t a, uint64_t b) {
+  if (b != 0u) {
+    uint64_t rem = 12345u;
+    uint64_t q = onnxshape__udiv64_soft(a, b, &rem);
+    if (q != a / b || rem != a % b) {
+      printf("  udiv64_soft(%llu, %llu) = %llu rem %llu\n", (unsigned long long)a,
+             (unsigned long long)b, (unsigned long long)q, (unsigned long long)rem);
+    }
+    CHECK(q == a / b && rem == a % b);
+  }
+  if (a <= (uint64_t)INT64_MAX && b <= (uint64_t)INT64_MAX) {
+    int64_t x = (int64_t)a, y = (int64_t)b, r = -7;
+    int fits = x == 0 || y <= INT64_MAX / x;
+    CHECK_I64(onnxshape__mul_nonneg(x, y, &r), fits);
+    CHECK_I64(r, fits ? x * y : -7);
+  }
+}
+
+/* covers: DIMS-COUNT RESHAPE-INFER-DIVISIBLE
+ * The 64-bit arithmetic without a divide instruction (internal.h): the long
+ * division of builds optimized for size, and the division-free overflow
+ * check of products, against C's operators on edge values (every pair) and
+ * on random values of every bit length. */
+static void test_wide_arithmetic(void) {
+  static const uint64_t edge[] = {0u, 1u, 2u, 3u, 7u, 10u, 0x7fffffffu, 0x80000000u,
+                                  0xffffffffu, UINT64_C(0x100000000), UINT64_C(0x100000001),
+                                  UINT64_C(0x17fffffff), UINT64_C(3037000499),
+                                  UINT64_C(3037000500), UINT64_C(1) << 62,
+                                  (UINT64_C(1) << 62) + 1u, UINT64_C(0x7fffffffffffffff),
+                                  UINT64_C(0x8000000000000000), UINT64_C(0xfffffffffffffffe),
+                                  UINT64_C(0xffffffffffffffff)};
+  size_t n = sizeof edge / sizeof edge[0];
+  for (size_t i = 0; i < n; i++) {
+    for (size_t j = 0; j < n; j++) {
+      check_arith(edge[i], edge[j]);
+    }
+  }
+  uint64_t x = UINT64_C(0x9e3779b97f4a7c15);
+  for (int k = 0; k < 200000; k++) {
+    uint64_t a = next_random(&x) >> (next_random(&x) % 64u);
+    uint64_t b = next_random(&x) >> (next_random(&x) % 64u);
+    check_arith(a, b);
+  }
+}
+
 /* covers: RESHAPE-ALLOWZERO-VALUES
  * Static inference's check of a Reshape whose data type is not known
  * (type 0): the allowzero attribute is still checked. */
@@ -787,7 +839,7 @@ RUN_TESTS(TEST_ENTRY(test_status_values_are_pinned), TEST_ENTRY(test_type_table)
           TEST_ENTRY(test_storage_bytes), TEST_ENTRY(test_version_resolution),
           TEST_ENTRY(test_op_names), TEST_ENTRY(test_type_sets_per_version),
           TEST_ENTRY(test_new_types_at_their_version), TEST_ENTRY(test_attribute_specs),
-          TEST_ENTRY(test_dims_count), TEST_ENTRY(test_diag_format), TEST_ENTRY(test_check_known_allowzero), TEST_ENTRY(test_escape), TEST_ENTRY(test_formatter),
+          TEST_ENTRY(test_dims_count), TEST_ENTRY(test_wide_arithmetic), TEST_ENTRY(test_diag_format), TEST_ENTRY(test_check_known_allowzero), TEST_ENTRY(test_escape), TEST_ENTRY(test_formatter),
           TEST_ENTRY(test_version_contracts_exhaustive),
           TEST_ENTRY(test_inlined_catalog_exhaustive),
           TEST_ENTRY(test_diag_state_every_kernel), TEST_ENTRY(test_reshape_status_exhaustive))

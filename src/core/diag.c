@@ -217,14 +217,28 @@ size_t onnxshape_escape(char *dst, size_t cap, const char *src, size_t len) {
 
 /* ---- formatting ------------------------------------------------------------- */
 
+/* v in decimal. A digit is the remainder of v divided by 10, taken as four
+ * 16-bit limbs from the top, each step a 32-bit division (the remainder
+ * carried in is below 10, so r * 65536 + limb fits in 32 bits): no 64-bit
+ * division, which a 32-bit core would take from its C library. */
 static void put_uint(sink *o, uint64_t v) {
   char digits[20];
   size_t n = 0;
+  uint32_t limb[4] = {(uint32_t)(v >> 48), (uint32_t)(v >> 32) & 0xffffu,
+                      (uint32_t)(v >> 16) & 0xffffu, (uint32_t)v & 0xffffu};
+  uint32_t rest;
   do {
-    digits[sizeof digits - 1u - n] = (char)('0' + (v % 10u));
-    v /= 10u;
+    uint32_t r = 0;
+    rest = 0;
+    for (size_t k = 0; k < 4u; k++) {
+      uint32_t x = (r << 16) | limb[k];
+      limb[k] = x / 10u;
+      r = x % 10u;
+      rest |= limb[k];
+    }
+    digits[sizeof digits - 1u - n] = (char)('0' + r);
     n++;
-  } while (v != 0u);
+  } while (rest != 0u);
   put(o, digits + sizeof digits - n, n);
 }
 

@@ -122,6 +122,48 @@ onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
  * <message>" when diag names a node. */
 #define onnxshape__error(diag, status, ...) onnxshape__fail((diag), (status), NULL, 0, __VA_ARGS__)
 
+/* ---- 64-bit division ------------------------------------------------------
+ * A 32-bit core has no 64-bit divide instruction: C's `/` and `%` on 64-bit
+ * operands call the C library's runtime (libgcc's __udivmoddi4, 700 bytes of
+ * flash on Cortex-M4). A build optimized for size (GCC and clang define
+ * __OPTIMIZE_SIZE__ at -Os and -Oz) divides with onnxshape__udiv64_soft
+ * (udiv.c: shifts and subtractions, about 40 bytes); every other build, and
+ * the proofs, with the C operators. The kernels divide 64-bit values only
+ * where a rule needs it (Reshape's -1, a product's rare overflow check). */
+#if !defined(ONNXSHAPE_SOFT_DIV) && defined(__OPTIMIZE_SIZE__) && !defined(__FRAMAC__)
+#define ONNXSHAPE_SOFT_DIV 1
+#endif
+
+/* Accepting fast paths (Reshape's, reshape_fast.h): proved to accept only
+ * what the full rules accept, with the same results, and compiled in unless
+ * the build optimizes for size, where one copy of the rules is the smaller
+ * (about 800 bytes of flash less on Cortex-M4) and the faster is not asked. */
+#if defined(__OPTIMIZE_SIZE__) && !defined(__FRAMAC__)
+#define ONNXSHAPE__FAST_PATHS 0
+#else
+#define ONNXSHAPE__FAST_PATHS 1
+#endif
+
+/* n / d with *rem = n % d, by long division, for d >= 1 (udiv.c; not under
+ * WP: tests/test_core.c checks it against C's operators on edge and random
+ * values, and the kernel tests run through it on Cortex-M4). */
+uint64_t onnxshape__udiv64_soft(uint64_t n, uint64_t d, uint64_t *rem);
+
+/* n / d, and *rem = n % d, for d >= 1. */
+/*@ requires d >= 1;
+    requires \valid(rem);
+    assigns *rem;
+    ensures \result == n / d && *rem == n % d;
+*/
+static inline uint64_t onnxshape__udiv64(uint64_t n, uint64_t d, uint64_t *rem) {
+#if defined(ONNXSHAPE_SOFT_DIV) && ONNXSHAPE_SOFT_DIV
+  return onnxshape__udiv64_soft(n, d, rem);
+#else
+  *rem = n % d;
+  return n / d;
+#endif
+}
+
 /* a * b for a, b >= 0; returns 0 and leaves *r unset when it exceeds INT64_MAX. */
 /*@ requires a >= 0 && b >= 0;
     // DIMS-COUNT SIZE-OVERFLOW RESHAPE-OVERFLOW
@@ -138,17 +180,36 @@ onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
     disjoint behaviors;
 */
 static inline int onnxshape__mul_nonneg(int64_t a, int64_t b, int64_t *r) {
-  /* Both below 2^31 (the usual case): the product is below 2^62 and the
-   * division below is not needed. */
+  /* Both below 2^31 (the usual case): the product is below 2^62. */
   if (a <= INT32_MAX && b <= INT32_MAX) {
     //@ assert a * b <= (integer)INT32_MAX * INT32_MAX;
     *r = a * b;
     return 1;
   }
-  if (a != 0 && b > INT64_MAX / a) {
+  /* Otherwise without a division (a 32-bit core would call its C library
+   * for one): both at least 2^32 is at least 2^64; else the one below 2^32,
+   * s, times the other, l, is hi * 2^32 + lo with hi = (l / 2^32) * s below
+   * 2^63 and lo = (l % 2^32) * s below 2^64 (l / 2^32 is below 2^31). */
+  uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+  if (ua > UINT32_MAX && ub > UINT32_MAX) {
+    //@ assert a * b >= (integer)UINT32_MAX * UINT32_MAX;
     return 0;
   }
-  *r = a * b;
+  uint64_t s = ua <= UINT32_MAX ? ua : ub;
+  uint64_t l = ua <= UINT32_MAX ? ub : ua;
+  //@ assert s * l == a * b;
+  //@ assert split: l == (l / 4294967296) * 4294967296 + l % 4294967296;
+  uint64_t hi = (l / 4294967296u) * s;
+  uint64_t lo = (l % 4294967296u) * s;
+  //@ assert sum: s * l == hi * 4294967296 + lo;
+  if (hi > (uint64_t)INT32_MAX || lo > (uint64_t)INT64_MAX) {
+    return 0;
+  }
+  uint64_t p = hi * 4294967296u + lo;
+  if (p > (uint64_t)INT64_MAX) {
+    return 0;
+  }
+  *r = (int64_t)p;
   return 1;
 }
 

@@ -54,8 +54,14 @@ onnxshape_status onnxshape_type_storage_bytes(int32_t type, int64_t count, size_
     //@ assert t->bits == 8 || t->bits == 16 || t->bits == 32 || t->bits == 64 || t->bits == 128;
     uint64_t size = t->bits / 8u;
     //@ assert size <= 16;
-    /* Up to 2^60 elements no product can overflow: skip the division. */
-    if (n > UINT64_MAX / 16u && n > UINT64_MAX / size) {
+    /* Up to 2^60 elements no product can overflow. The limits are constants
+     * (no 64-bit division at run time; see internal.h). */
+    if (n > UINT64_MAX / 16u &&
+        n > (size == 1u   ? UINT64_MAX
+             : size == 2u ? UINT64_MAX / 2u
+             : size == 4u ? UINT64_MAX / 4u
+             : size == 8u ? UINT64_MAX / 8u
+                          : UINT64_MAX / 16u)) {
       //@ assert n * size > UINT64_MAX;
       //@ assert (n * t->bits + 7) / 8 > SIZE_MAX;
       return ONNXSHAPE_ERR_OVERFLOW;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Reshape's entry points: new dims over unchanged row-major data
  * (docs/semantics.md, "Reshape"). The usual call is accepted on the path of
- * reshape_fast.h; everything else goes through the rules of reshape_rules.c,
- * which decide every status and word every message. */
+ * reshape_fast.h (not compiled in builds optimized for size:
+ * ONNXSHAPE__FAST_PATHS); everything else goes through the rules of
+ * reshape_rules.c, which decide every status and word every message. */
 #include <string.h>
 
 #include "reshape_fast.h"
@@ -93,6 +94,7 @@ onnxshape_status onnxshape_reshape_infer(int version, int32_t type, const int64_
                                          size_t out_capacity, onnxshape_diag *diag) {
   int64_t n, value;
   size_t minus_one;
+#if ONNXSHAPE__FAST_PATHS
   if (plan_fast(version, type, in_dims, in_rank, shape, shape_len, attrs, out_dims, out_capacity,
                 &n, &minus_one, &value) != 0) {
     write_dims(shape, shape_len, in_dims, in_rank, (int)allowzero_value(attrs), minus_one, value, n,
@@ -100,6 +102,7 @@ onnxshape_status onnxshape_reshape_infer(int version, int32_t type, const int64_
     onnxshape__diag_clear(diag);
     return ONNXSHAPE_OK;
   }
+#endif
   onnxshape_status st = onnxshape__reshape_plan(version, type, in_dims, in_rank, shape, shape_len, attrs,
                              out_dims != NULL, &n, &minus_one, &value, diag);
   if (st != ONNXSHAPE_OK) {
@@ -181,9 +184,15 @@ static ONNXSHAPE_INLINE onnxshape_status run_common(int version, const onnxshape
   }
   int64_t n, value;
   size_t minus_one, need;
+  int fast = 0;
+#if ONNXSHAPE__FAST_PATHS
   if (plan_fast(version, data->type, data->dims, data->rank, shape, shape_len, attrs, out_dims,
                 out_capacity, &n, &minus_one, &value) &&
       bytes_fast(data, n, copying, dst, dst_capacity, &need)) {
+    fast = 1;
+  }
+#endif
+  if (fast != 0) {
     onnxshape__diag_clear(diag);
   } else {
     onnxshape_status st = onnxshape__reshape_plan(version, data->type, data->dims, data->rank, shape, shape_len, attrs,

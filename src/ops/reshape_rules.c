@@ -245,12 +245,15 @@ onnxshape_status onnxshape__reshape_plan(int version, int32_t type, const int64_
                              "shape[{}] = -1 cannot be inferred: the other dimensions "
                              "multiply to 0", ONNXSHAPE__ARGS(ARG_UINT(found)));
     }
-    if (n % p != 0) {
+    uint64_t rem;
+    uint64_t q = onnxshape__udiv64((uint64_t)n, (uint64_t)p, &rem);
+    //@ assert quotient: q == n / p && rem == n % p;
+    if (rem != 0u) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_NOT_DIVISIBLE, "Reshape", version,
                              "shape[{}] = -1 cannot be inferred: {} elements do not divide "
                              "by {}", ONNXSHAPE__ARGS(ARG_UINT(found), ARG_INT(n), ARG_INT(p)));
     }
-    minus_one_value = n / p;
+    minus_one_value = (int64_t)q;
   } else if (p != n) {
     if (shape_len == 0u) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_COUNT_MISMATCH, "Reshape", version,
