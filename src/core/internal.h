@@ -122,26 +122,21 @@ onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
  * <message>" when diag names a node. */
 #define onnxshape__error(diag, status, ...) onnxshape__fail((diag), (status), NULL, 0, __VA_ARGS__)
 
-/* ---- 64-bit division ------------------------------------------------------
- * A 32-bit core has no 64-bit divide instruction: C's `/` and `%` on 64-bit
- * operands call the C library's runtime (libgcc's __udivmoddi4, 700 bytes of
- * flash on Cortex-M4). A build optimized for size (GCC and clang define
- * __OPTIMIZE_SIZE__ at -Os and -Oz) divides with onnxshape__udiv64_soft
- * (udiv.c: shifts and subtractions, about 40 bytes); every other build, and
- * the proofs, with the C operators. The kernels divide 64-bit values only
- * where a rule needs it (Reshape's -1, a product's rare overflow check). */
-#if !defined(ONNXSHAPE_SOFT_DIV) && defined(__OPTIMIZE_SIZE__) && !defined(__FRAMAC__)
-#define ONNXSHAPE_SOFT_DIV 1
-#endif
-
-/* Accepting fast paths (Reshape's, reshape_fast.h): proved to accept only
- * what the full rules accept, with the same results, and compiled in unless
- * the build optimizes for size, where one copy of the rules is the smaller
- * (about 800 bytes of flash less on Cortex-M4) and the faster is not asked. */
+/* ---- builds optimized for size ---------------------------------------------
+ * Where the compiler optimizes for size (GCC and clang define
+ * __OPTIMIZE_SIZE__ at -Os and -Oz; Frama-C does not, so the proofs read the
+ * other branch), ONNXSHAPE__SIZE_BUILD is 1 and the kernels:
+ * - divide 64-bit values with onnxshape__udiv64_soft (udiv.c: shifts and
+ *   subtractions, about 40 bytes), not C's operators, which on a 32-bit core
+ *   call libgcc's __udivmoddi4 (700 bytes of flash on Cortex-M4); the one
+ *   64-bit division a rule needs is Reshape's -1;
+ * - leave out the accepting fast path (reshape_fast.h, proved to accept only
+ *   what the full rules accept, with the same results): one copy of the
+ *   rules is about 800 bytes of flash less. */
 #if defined(__OPTIMIZE_SIZE__) && !defined(__FRAMAC__)
-#define ONNXSHAPE__FAST_PATHS 0
+#define ONNXSHAPE__SIZE_BUILD 1
 #else
-#define ONNXSHAPE__FAST_PATHS 1
+#define ONNXSHAPE__SIZE_BUILD 0
 #endif
 
 /* n / d with *rem = n % d, by long division, for d >= 1 (udiv.c; not under
@@ -156,7 +151,7 @@ uint64_t onnxshape__udiv64_soft(uint64_t n, uint64_t d, uint64_t *rem);
     ensures \result == n / d && *rem == n % d;
 */
 static inline uint64_t onnxshape__udiv64(uint64_t n, uint64_t d, uint64_t *rem) {
-#if defined(ONNXSHAPE_SOFT_DIV) && ONNXSHAPE_SOFT_DIV
+#if ONNXSHAPE__SIZE_BUILD
   return onnxshape__udiv64_soft(n, d, rem);
 #else
   *rem = n % d;

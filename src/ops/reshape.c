@@ -2,7 +2,7 @@
 /* Reshape's entry points: new dims over unchanged row-major data
  * (docs/semantics.md, "Reshape"). The usual call is accepted on the path of
  * reshape_fast.h (not compiled in builds optimized for size:
- * ONNXSHAPE__FAST_PATHS); everything else goes through the rules of
+ * ONNXSHAPE__SIZE_BUILD); everything else goes through the rules of
  * reshape_rules.c, which decide every status and word every message. */
 #include <string.h>
 
@@ -94,7 +94,7 @@ onnxshape_status onnxshape_reshape_infer(int version, int32_t type, const int64_
                                          size_t out_capacity, onnxshape_diag *diag) {
   int64_t n, value;
   size_t minus_one;
-#if ONNXSHAPE__FAST_PATHS
+#if !ONNXSHAPE__SIZE_BUILD
   if (plan_fast(version, type, in_dims, in_rank, shape, shape_len, attrs, out_dims, out_capacity,
                 &n, &minus_one, &value) != 0) {
     write_dims(shape, shape_len, in_dims, in_rank, (int)allowzero_value(attrs), minus_one, value, n,
@@ -185,7 +185,7 @@ static ONNXSHAPE_INLINE onnxshape_status run_common(int version, const onnxshape
   int64_t n, value;
   size_t minus_one, need;
   int fast = 0;
-#if ONNXSHAPE__FAST_PATHS
+#if !ONNXSHAPE__SIZE_BUILD
   if (plan_fast(version, data->type, data->dims, data->rank, shape, shape_len, attrs, out_dims,
                 out_capacity, &n, &minus_one, &value) &&
       bytes_fast(data, n, copying, dst, dst_capacity, &need)) {
