@@ -6,6 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/internal.h"
+
+onnxshape_status onnxshape__arena_failed(const onnxshape__arena *a, const char *doing,
+                                         onnxshape_diag *diag) {
+  if (a != NULL && a->over_limit) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY,
+                            "{} would take more than {} MiB of memory (" ONNXSHAPE__LIMIT_TEXT ")",
+                            ONNXSHAPE__ARGS(ARG_TEXT(doing), ARG_UINT(a->limit >> 20)));
+  }
+  return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+}
+
 #define ARENA_HEAD                                                                    \
   ((sizeof(onnxshape__arena) + ONNXSHAPE__ARENA_ALIGN - 1) / ONNXSHAPE__ARENA_ALIGN * \
    ONNXSHAPE__ARENA_ALIGN)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "alloc.h"
+#include "onnxshape.h"
 
 /* A decoded model is a few dozen small messages, strings and arrays, all
  * released together: they come from blocks bumped by a pointer (the first
@@ -45,6 +46,12 @@ static inline size_t onnxshape__memory_limit(size_t len) {
   if (len > (SIZE_MAX - ONNXSHAPE__LIMIT_BASE) / ONNXSHAPE__LIMIT_FACTOR) return SIZE_MAX;
   return len * ONNXSHAPE__LIMIT_FACTOR + ONNXSHAPE__LIMIT_BASE;
 }
+
+/* The error of a refused allocation from a: "<doing> would take more than
+ * N MiB of memory (the limit ...)" when it was refused for the limit
+ * (LIMIT-MEMORY), else "out of memory"; ONNXSHAPE_ERR_OUT_OF_MEMORY. */
+onnxshape_status onnxshape__arena_failed(const struct onnxshape__arena *a, const char *doing,
+                                         onnxshape_diag *diag);
 
 /* A new arena whose blocks may take `limit` bytes in all, or NULL when out
  * of memory. */

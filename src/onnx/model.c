@@ -89,6 +89,13 @@ static inline void *model_alloc(onnxshape_model *m, size_t n, size_t size) {
   return onnxshape__arena_alloc(m->arena, n * size);
 }
 
+/* A failed allocation while loading: past the memory limit (LIMIT-MEMORY:
+ * a hostile model, e.g. function calls that nest to an exponential number
+ * of bodies) or out of memory. */
+static onnxshape_status out_of_memory(const onnxshape_model *m, onnxshape_diag *diag) {
+  return onnxshape__arena_failed(m->arena, "loading the model", diag);
+}
+
 void onnxshape_model_free(onnxshape_model *m) {
   if (m == NULL) return;
   for (size_t k = 0; k < m->n_graphs; k++) {
@@ -227,7 +234,7 @@ static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto
     d->rank = tt->shape->n_dim;
     if (d->rank > 0) {
       d->dims = model_alloc(m, d->rank, sizeof *d->dims);
-      if (d->dims == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+      if (d->dims == NULL) return out_of_memory(m, diag);
     }
     for (size_t i = 0; i < d->rank; i++) {
       const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[i];
@@ -310,7 +317,7 @@ static onnxshape_status make_constant(onnxshape_model *m, const node_attr *a,
   int64_t *dims = model_alloc(m, 1, sizeof *dims);
   unsigned char *data = model_alloc(m, count, elem);
   if (t == NULL || dims == NULL || data == NULL) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    return out_of_memory(m, diag);
   }
   for (size_t i = 0; i < count; i++) {
     uint64_t v = 0;
@@ -412,7 +419,7 @@ static onnxshape_status load_attr(onnxshape_model *m, graph_node *n, const Onnx_
   copy_scalars(a, ap);
   if (a->type == ATTR_STRINGS && ap->n_strings > 0) {
     a->strings = model_alloc(m, ap->n_strings, sizeof *a->strings);
-    if (a->strings == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    if (a->strings == NULL) return out_of_memory(m, diag);
     for (size_t i = 0; i < ap->n_strings; i++) {
       a->strings[i].data = (const char *)ap->strings[i].data;
       a->strings[i].length = ap->strings[i].len;
@@ -431,10 +438,10 @@ static onnxshape_status load_attr(onnxshape_model *m, graph_node *n, const Onnx_
   return ONNXSHAPE_OK;
 }
 
-/* The operator of a node, its version at the model's opset, and what that
+/* The operator of a node, its version at the graph's opset, and what that
  * version takes: attributes (into *specs, room for 2 kernel attributes) and
  * the number of inputs. */
-static onnxshape_status resolve_operator(const onnxshape_model *m, graph_node *n,
+static onnxshape_status resolve_operator(int64_t opset, graph_node *n,
                                          const Onnx__NodeProto *np, op_attr kernel_specs[2],
                                          const op_attr **specs, size_t *n_specs, size_t *n_in,
                                          onnxshape_diag *diag) {
@@ -445,7 +452,7 @@ static onnxshape_status resolve_operator(const onnxshape_model *m, graph_node *n
   onnxshape_op op;
   if (onnxshape_op_from_name(n->op_type, &op) == ONNXSHAPE_OK) {
     n->kind = (node_kind)op;
-    onnxshape_status st = onnxshape_resolve_version(op, m->opset, &n->version, NULL);
+    onnxshape_status st = onnxshape_resolve_version(op, opset, &n->version, NULL);
     if (st != ONNXSHAPE_OK) {
       return onnxshape__error(diag, st, "cannot resolve a version of {}", ONNXSHAPE__ARGS(ARG_NAME(n->op_type)));
     }
@@ -462,21 +469,21 @@ static onnxshape_status resolve_operator(const onnxshape_model *m, graph_node *n
   }
   if (strcmp(n->op_type, "Constant") == 0) {
     n->kind = NODE_CONSTANT;
-    n->version = onnxshape__other_version(ONNXSHAPE__CONSTANT, m->opset);
+    n->version = onnxshape__other_version(ONNXSHAPE__CONSTANT, opset);
     *specs = constant_attrs(n->version, n_specs);
     *n_in = 0;
     return ONNXSHAPE_OK;
   }
   if (strcmp(n->op_type, "Identity") == 0) {
     n->kind = NODE_IDENTITY;
-    n->version = onnxshape__other_version(ONNXSHAPE__IDENTITY, m->opset);
+    n->version = onnxshape__other_version(ONNXSHAPE__IDENTITY, opset);
     *specs = NULL;
     *n_specs = 0;
     *n_in = 1;
     return ONNXSHAPE_OK;
   }
   aop a;
-  if (onnxshape__aop_find(n->op_type, m->opset, &a, &n->version) && n->version > 0) {
+  if (onnxshape__aop_find(n->op_type, opset, &a, &n->version) && n->version > 0) {
     n->kind = (node_kind)(NODE_AOP + (int)a);
   } else {
     n->kind = NODE_OTHER;
@@ -498,7 +505,7 @@ static onnxshape_status load_attrs(onnxshape_model *m, graph_node *n, const Onnx
                                    const op_attr *specs, size_t n_specs, onnxshape_diag *diag) {
   if (np->n_attribute > 0) {
     n->attrs = model_alloc(m, np->n_attribute, sizeof *n->attrs);
-    if (n->attrs == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    if (n->attrs == NULL) return out_of_memory(m, diag);
   }
   for (size_t i = 0; i < np->n_attribute; i++) {
     onnxshape_status st = load_attr(m, n, np->attribute[i], &n->attrs[i], specs, n_specs, diag);
@@ -587,7 +594,7 @@ static onnxshape_status connect_other(onnxshape_model *m, model_graph *g, graph_
   n->inputs = model_alloc(m, np->n_input + 1, sizeof *n->inputs);
   n->outputs = model_alloc(m, np->n_output + 1, sizeof *n->outputs);
   if (n->inputs == NULL || n->outputs == NULL) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    return out_of_memory(m, diag);
   }
   for (size_t i = 0; i < np->n_input; i++) {
     const char *in = np->input[i];
@@ -616,6 +623,28 @@ static onnxshape_status connect_other(onnxshape_model *m, model_graph *g, graph_
 static onnxshape_status load_graph(onnxshape_model *m, model_graph *g, const Onnx__GraphProto *gp,
                                    onnxshape_diag *diag);
 
+/* The path of a graph that node n of g holds: g's path, the node (name, or
+ * OP#INDEX), then `prefix` and `what` (an attribute, "[k]" after it when
+ * many; or a function); NULL when out of memory. */
+static const char *graph_path(onnxshape_model *m, const model_graph *g, const graph_node *n,
+                              const char *prefix, const char *what, int many, size_t k) {
+  const char *node = n->name[0] != '\0' ? n->name : NULL;
+  size_t need = strlen(g->path) + strlen(n->label) + strlen(n->op_type) + strlen(prefix) +
+                strlen(what) + 48;
+  char *path = model_alloc(m, need, 1);
+  if (path == NULL) return NULL;
+  size_t at = 0;
+  if (g->path[0] != '\0') at += (size_t)snprintf(path, need, "%s/", g->path);
+  if (node != NULL) {
+    at += (size_t)snprintf(path + at, need - at, "%s/%s%s", node, prefix, what);
+  } else {
+    at += (size_t)snprintf(path + at, need - at, "%s#%zu/%s%s", n->op_type,
+                           (size_t)(n - g->nodes), prefix, what);
+  }
+  if (many) (void)snprintf(path + at, need - at, "[%zu]", k);
+  return path;
+}
+
 /* The subgraph in `bytes` of attribute `attr` of node n of g (the k-th of
  * a GRAPHS attribute when many). */
 static onnxshape_status load_subgraph(onnxshape_model *m, model_graph *g, graph_node *n,
@@ -634,26 +663,16 @@ static onnxshape_status load_subgraph(onnxshape_model *m, model_graph *g, graph_
   if (st != ONNXSHAPE_OK) return onnxshape__error(diag, st, "out of memory", ONNXSHAPE__NO_ARGS);
   model_graph *sub = model_alloc(m, 1, sizeof *sub);
   node_subgraph *entry = &n->subgraphs[n->n_subgraphs];
-  /* The path: enclosing path, node (name, or OP#INDEX), attribute. */
-  const char *node = n->name[0] != '\0' ? n->name : NULL;
-  size_t need = strlen(g->path) + strlen(n->label) + strlen(n->op_type) + strlen(attr) + 48;
-  char *path = model_alloc(m, need, 1);
+  const char *path = graph_path(m, g, n, "", attr, many, k);
   if (sub == NULL || path == NULL) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    return out_of_memory(m, diag);
   }
-  size_t at = 0;
-  if (g->path[0] != '\0') at += (size_t)snprintf(path, need, "%s/", g->path);
-  if (node != NULL) {
-    at += (size_t)snprintf(path + at, need - at, "%s/%s", node, attr);
-  } else {
-    at += (size_t)snprintf(path + at, need - at, "%s#%zu/%s", n->op_type,
-                           (size_t)(n - g->nodes), attr);
-  }
-  if (many) (void)snprintf(path + at, need - at, "[%zu]", k);
   sub->path = path;
   sub->parent = g;
   sub->owner = n;
   sub->depth = g->depth + 1;
+  sub->opset = g->opset;
+  sub->call = g->call;
   entry->attr = attr;
   entry->graph = sub;
   n->n_subgraphs++;
@@ -676,7 +695,7 @@ static onnxshape_status load_other_attrs(onnxshape_model *m, model_graph *g, gra
   n->attrs = model_alloc(m, np->n_attribute + 1, sizeof *n->attrs);
   n->subgraphs = model_alloc(m, graphs + 1, sizeof *n->subgraphs);
   if (n->attrs == NULL || n->subgraphs == NULL) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    return out_of_memory(m, diag);
   }
   for (size_t i = 0; i < np->n_attribute; i++) {
     const Onnx__AttributeProto *ap = np->attribute[i];
@@ -724,7 +743,7 @@ static onnxshape_status connect(onnxshape_model *m, model_graph *g, graph_node *
   n->inputs = model_alloc(m, n_in + 1, sizeof *n->inputs);
   n->outputs = model_alloc(m, 1, sizeof *n->outputs);
   if (n->inputs == NULL || n->outputs == NULL) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    return out_of_memory(m, diag);
   }
   n->n_inputs = n_in;
   n->n_outputs = 1;
@@ -744,9 +763,22 @@ static onnxshape_status connect(onnxshape_model *m, model_graph *g, graph_node *
   return connect_output(m, g, n, out, &n->outputs[0], diag);
 }
 
+static const Onnx__FunctionProto *find_function(const onnxshape_model *m, const char *domain,
+                                                const char *name, const char *overload,
+                                                size_t *free_at);
+static const Onnx__NodeProto *resolve_refs(onnxshape_model *m, const model_call *c,
+                                           const Onnx__NodeProto *np);
+static onnxshape_status load_body(onnxshape_model *m, model_graph *g, graph_node *n,
+                                  const Onnx__NodeProto *np, const Onnx__FunctionProto *f,
+                                  onnxshape_diag *diag);
+
 static onnxshape_status load_node(onnxshape_model *m, model_graph *g, const Onnx__NodeProto *np,
                                   size_t index, onnxshape_diag *diag) {
   graph_node *n = &g->nodes[index];
+  if (g->call != NULL) {
+    np = resolve_refs(m, g->call, np);
+    if (np == NULL) return out_of_memory(m, diag);
+  }
   n->name = np->name != NULL ? np->name : "";
   n->op_type = np->op_type != NULL ? np->op_type : "";
   if (n->name[0] != '\0') {
@@ -760,12 +792,18 @@ static onnxshape_status load_node(onnxshape_model *m, model_graph *g, const Onnx
   const op_attr *specs = NULL;
   size_t n_specs = 0, n_in = 0;
   n->domain = is_default_domain(np->domain) ? "" : np->domain;
-  onnxshape_status st = resolve_operator(m, n, np, kernel_specs, &specs, &n_specs, &n_in, diag);
+  onnxshape_status st = resolve_operator(g->opset, n, np, kernel_specs, &specs, &n_specs, &n_in, diag);
   if (st != ONNXSHAPE_OK) return st;
   if (!strict_kind(n->kind)) {
     st = load_other_attrs(m, g, n, np, diag);
     diag->node = n->label;
     if (st == ONNXSHAPE_OK) st = connect_other(m, g, n, np, diag);
+    size_t unused;
+    const Onnx__FunctionProto *f =
+        n->kind == NODE_OTHER
+            ? find_function(m, n->domain, n->op_type, np->overload != NULL ? np->overload : "", &unused)
+            : NULL;
+    if (st == ONNXSHAPE_OK && f != NULL) st = load_body(m, g, n, np, f, diag);
     return st;
   }
   st = load_attrs(m, n, np, specs, n_specs, diag);
@@ -796,7 +834,7 @@ static onnxshape_status load_sparse(onnxshape_model *m, model_graph *g, const Pr
   value_decl *d = model_alloc(m, 1, sizeof *d);
   decl_dim *dims = model_alloc(m, sp->n_dims + 1, sizeof *dims);
   if (d == NULL || dims == NULL) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    return out_of_memory(m, diag);
   }
   d->name = name;
   d->has_type = sp->values->has_data_type && onnxshape_type_get(sp->values->data_type) != NULL;
@@ -835,7 +873,7 @@ static void attach_decls(model_graph *g) {
 
 static onnxshape_status load_graph(onnxshape_model *m, model_graph *g, const Onnx__GraphProto *gp,
                                    onnxshape_diag *diag) {
-  int main_graph = g->parent == NULL;
+  int main_graph = g->depth == 0;
   size_t cap = gp->n_input + gp->n_initializer + gp->n_sparse_initializer + 1;
   for (size_t i = 0; i < gp->n_node; i++) cap += gp->node[i]->n_output; /* bounded by the bytes */
   size_t index_size = 8;
@@ -865,13 +903,7 @@ static onnxshape_status load_graph(onnxshape_model *m, model_graph *g, const Onn
   }
   if (!g->slot_index || !g->slots || !g->inits || !g->inputs || !g->input_slots || !g->outputs ||
       !g->output_slots || !g->value_info || !g->nodes || m->n_graphs == m->cap_graphs) {
-    if (m->arena->over_limit) {
-      return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY,
-                              "loading the model would take more than {} MiB of memory "
-                              "(" ONNXSHAPE__LIMIT_TEXT ")",
-                              ONNXSHAPE__ARGS(ARG_UINT(m->arena->limit >> 20)));
-    }
-    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    return out_of_memory(m, diag);
   }
   m->graphs[m->n_graphs++] = g;
   for (size_t i = 0; i < gp->n_input; i++) {
@@ -940,10 +972,58 @@ static onnxshape_status load_graph(onnxshape_model *m, model_graph *g, const Onn
   return ONNXSHAPE_OK;
 }
 
-/* Model-local functions: each decoded, with a name. Nothing evaluates them;
- * a node that calls one is an operator of its domain like any other. */
+/* ---- model-local functions ---------------------------------------------
+ * A node whose (domain, op_type, overload) names a model-local function is a
+ * call: each call loads the function's body again, as a graph of its own
+ * (graph_node.body) that sees only its own names, at the function's opset,
+ * with each attribute reference replaced by the call's attribute (or the
+ * function's default). Analysis then runs the body on the call's inputs
+ * (docs/analysis.md, "Model-local functions"). */
+
+static const char *fn_domain(const Onnx__FunctionProto *f) {
+  return is_default_domain(f->domain) ? "" : f->domain;
+}
+
+static size_t fn_hash(const char *domain, const char *name) {
+  return name_hash(name) ^ (name_hash(domain) * 31u);
+}
+
+static int fn_is(const Onnx__FunctionProto *f, const char *domain, const char *name,
+                 const char *overload) {
+  return strcmp(f->name, name) == 0 && strcmp(fn_domain(f), domain) == 0 &&
+         strcmp(f->overload != NULL ? f->overload : "", overload) == 0;
+}
+
+/* The function a node of domain (normalised: "" for the default domain),
+ * op_type and overload calls, or NULL; *free_at is where the index would
+ * take it. */
+static const Onnx__FunctionProto *find_function(const onnxshape_model *m, const char *domain,
+                                                const char *name, const char *overload,
+                                                size_t *free_at) {
+  if (m->fn_index == NULL) return NULL;
+  size_t at = fn_hash(domain, name) & m->fn_mask;
+  for (size_t e; (e = m->fn_index[at]) != 0; at = (at + 1) & m->fn_mask) {
+    const Onnx__FunctionProto *f = m->functions[e - 1];
+    if (fn_is(f, domain, name, overload)) return f;
+  }
+  *free_at = at;
+  return NULL;
+}
+
+/* Each function decoded, named, and indexed by (domain, name, overload),
+ * which must be unique. */
 static onnxshape_status load_functions(onnxshape_model *m, const Onnx__ModelProto *mp,
                                        onnxshape_diag *diag) {
+  if (mp->n_functions == 0) return ONNXSHAPE_OK;
+  size_t size = 8;
+  while (size / 2 < mp->n_functions && size <= SIZE_MAX / 4) size *= 2;
+  m->functions = model_alloc(m, mp->n_functions, sizeof *m->functions);
+  m->fn_index = size / 2 >= mp->n_functions ? model_alloc(m, size, sizeof *m->fn_index) : NULL;
+  if (m->functions == NULL || m->fn_index == NULL) {
+    m->fn_index = NULL;
+    return out_of_memory(m, diag);
+  }
+  m->fn_mask = size - 1;
   for (size_t i = 0; i < mp->n_functions; i++) {
     ProtobufCMessage *msg;
     onnxshape_status st = onnxshape__pb_decode_in(&onnx__function_proto__descriptor,
@@ -959,15 +1039,172 @@ static onnxshape_status load_functions(onnxshape_model *m, const Onnx__ModelProt
       return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "function {} has no name",
                               ONNXSHAPE__ARGS(ARG_UINT(i)));
     }
+    size_t at = 0;
+    if (find_function(m, fn_domain(f), f->name, f->overload != NULL ? f->overload : "", &at) != NULL) {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "function '{}:{}' is defined twice",
+                              ONNXSHAPE__ARGS(ARG_NAME(fn_domain(f)), ARG_NAME(f->name)));
+    }
+    m->functions[i] = f;
+    m->fn_index[at] = i + 1;
     m->n_functions = i + 1;
   }
   return ONNXSHAPE_OK;
 }
 
+/* The attribute a reference inside a function's body stands for: the
+ * call's attribute of that name, else the function's default, else none
+ * (the attribute is then absent, as ONNX says). */
+static const Onnx__AttributeProto *referenced(const model_call *c, const char *ref) {
+  const Onnx__NodeProto *call = c->node;
+  for (size_t i = 0; i < call->n_attribute; i++) {
+    const char *name = call->attribute[i]->name;
+    if (name != NULL && strcmp(name, ref) == 0) return call->attribute[i];
+  }
+  const Onnx__FunctionProto *f = c->function;
+  for (size_t i = 0; i < f->n_attribute_proto; i++) {
+    const char *name = f->attribute_proto[i]->name;
+    if (name != NULL && strcmp(name, ref) == 0) return f->attribute_proto[i];
+  }
+  return NULL;
+}
+
+/* Node np of a function's body (or of a subgraph in it) with its attribute
+ * references resolved against call c: np itself when it has none, else a
+ * copy; NULL when out of memory. */
+static const Onnx__NodeProto *resolve_refs(onnxshape_model *m, const model_call *c,
+                                           const Onnx__NodeProto *np) {
+  size_t refs = 0;
+  for (size_t i = 0; i < np->n_attribute; i++) refs += np->attribute[i]->ref_attr_name != NULL;
+  if (refs == 0) return np;
+  Onnx__NodeProto *copy = model_alloc(m, 1, sizeof *copy);
+  Onnx__AttributeProto **attrs = model_alloc(m, np->n_attribute + 1, sizeof *attrs);
+  Onnx__AttributeProto *made = model_alloc(m, refs, sizeof *made);
+  if (copy == NULL || attrs == NULL || made == NULL) return NULL;
+  *copy = *np;
+  copy->attribute = attrs;
+  copy->n_attribute = 0;
+  for (size_t i = 0; i < np->n_attribute; i++) {
+    Onnx__AttributeProto *a = np->attribute[i];
+    if (a->ref_attr_name == NULL) {
+      attrs[copy->n_attribute++] = a;
+      continue;
+    }
+    const Onnx__AttributeProto *value = referenced(c, a->ref_attr_name);
+    if (value == NULL) continue; /* absent */
+    *made = *value;
+    made->name = a->name;
+    made->ref_attr_name = NULL;
+    attrs[copy->n_attribute++] = made++;
+  }
+  return copy;
+}
+
+/* The default-domain opset a function's body resolves at: its own import,
+ * else the model's. */
+static onnxshape_status function_opset(const onnxshape_model *m, const graph_node *n,
+                                       const Onnx__FunctionProto *f, int64_t *opset,
+                                       onnxshape_diag *diag) {
+  *opset = m->opset;
+  for (size_t i = 0; i < f->n_opset_import; i++) {
+    const Onnx__OperatorSetIdProto *o = f->opset_import[i];
+    if (!is_default_domain(o->domain)) continue;
+    if (!o->has_version || o->version < 1 || o->version > ONNXSHAPE_MAX_OPSET) {
+      return NFAIL(n, ONNXSHAPE_ERR_UNSUPPORTED_OPSET,
+                   "function '{}:{}' imports default-domain opset {}; this build supports 1 to {}",
+                   ONNXSHAPE__ARGS(ARG_NAME(fn_domain(f)), ARG_NAME(f->name), ARG_INT(o->version),
+                                   ARG_INT(ONNXSHAPE_MAX_OPSET)));
+    }
+    *opset = o->version;
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* ValueInfoProtos that only name values (a function's inputs and outputs
+ * have names alone); NULL when out of memory. */
+static Onnx__ValueInfoProto **named_values(onnxshape_model *m, char **names, size_t n) {
+  Onnx__ValueInfoProto **list = model_alloc(m, n + 1, sizeof *list);
+  Onnx__ValueInfoProto *v = model_alloc(m, n + 1, sizeof *v);
+  if (list == NULL || v == NULL) return NULL;
+  for (size_t i = 0; i < n; i++) {
+    Onnx__ValueInfoProto init = ONNX__VALUE_INFO_PROTO__INIT;
+    v[i] = init;
+    v[i].name = names[i];
+    list[i] = &v[i];
+  }
+  return list;
+}
+
+/* Node n of g (decoded from np) calls function f: its body, loaded for
+ * this call. */
+static onnxshape_status load_body(onnxshape_model *m, model_graph *g, graph_node *n,
+                                  const Onnx__NodeProto *np, const Onnx__FunctionProto *f,
+                                  onnxshape_diag *diag) {
+  for (const model_call *c = g->call; c != NULL; c = c->outer) {
+    if (c->function == f) {
+      return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
+                   "calls function '{}:{}' inside its own body (a function cannot call itself)",
+                   ONNXSHAPE__ARGS(ARG_NAME(fn_domain(f)), ARG_NAME(f->name)));
+    }
+  }
+  if (g->depth + 1 > MAX_SUBGRAPH_DEPTH) {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "function calls and subgraphs nest more than {} deep",
+                 ONNXSHAPE__ARGS(ARG_UINT(MAX_SUBGRAPH_DEPTH)));
+  }
+  if (np->n_input > f->n_input || np->n_output > f->n_output) {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
+                 "calls function '{}:{}' with {} inputs and {} outputs; it has {} and {}",
+                 ONNXSHAPE__ARGS(ARG_NAME(fn_domain(f)), ARG_NAME(f->name), ARG_UINT(np->n_input),
+                                 ARG_UINT(np->n_output), ARG_UINT(f->n_input), ARG_UINT(f->n_output)));
+  }
+  model_graph *body = model_alloc(m, 1, sizeof *body);
+  model_call *call = model_alloc(m, 1, sizeof *call);
+  Onnx__GraphProto *gp = model_alloc(m, 1, sizeof *gp);
+  size_t need = strlen(fn_domain(f)) + strlen(f->name) + 2;
+  char *what = model_alloc(m, need, 1);
+  if (body == NULL || call == NULL || gp == NULL || what == NULL) {
+    return out_of_memory(m, diag);
+  }
+  (void)snprintf(what, need, "%s:%s", fn_domain(f), f->name);
+  Onnx__GraphProto init = ONNX__GRAPH_PROTO__INIT;
+  *gp = init;
+  gp->n_node = f->n_node;
+  gp->node = f->node;
+  gp->n_input = f->n_input;
+  gp->input = named_values(m, f->input, f->n_input);
+  gp->n_output = f->n_output;
+  gp->output = named_values(m, f->output, f->n_output);
+  gp->n_value_info = f->n_value_info;
+  gp->value_info = f->value_info;
+  body->path = graph_path(m, g, n, "", what, 0, 0);
+  if (gp->input == NULL || gp->output == NULL || body->path == NULL) {
+    return out_of_memory(m, diag);
+  }
+  onnxshape_status st = function_opset(m, n, f, &body->opset, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  *call = (model_call){f, np, g->call};
+  body->owner = n;
+  body->depth = g->depth + 1;
+  body->call = call;
+  n->body = body;
+  const char *node_label = diag->node;
+  st = load_graph(m, body, gp, diag);
+  diag->node = node_label;
+  if (st != ONNXSHAPE_OK && st != ONNXSHAPE_ERR_OUT_OF_MEMORY &&
+      strncmp(diag->message, "in ", 3) != 0) {
+    /* Say which call's body failed ("in CALL/DOMAIN:NAME: ..."), once: the
+     * innermost body's path names the calls around it. */
+    char inner[ONNXSHAPE_DIAG_SIZE];
+    (void)onnxshape__format(inner, sizeof inner, "{}", ONNXSHAPE__ARGS(ARG_TEXT(diag->message)));
+    (void)onnxshape__format(diag->message, sizeof diag->message, "in {}: {}",
+                            ONNXSHAPE__ARGS(ARG_NAME(body->path), ARG_TEXT(inner)));
+  }
+  return st;
+}
+
 /* Every value by id, once all graphs are loaded. */
 static onnxshape_status index_slots(onnxshape_model *m, onnxshape_diag *diag) {
   m->slot = model_alloc(m, m->n_slots + 1, sizeof *m->slot);
-  if (m->slot == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (m->slot == NULL) return out_of_memory(m, diag);
   for (size_t k = 0; k < m->n_graphs; k++) {
     model_graph *g = m->graphs[k];
     for (size_t i = 0; i < g->n_slots; i++) m->slot[g->slots[i].id] = &g->slots[i];
@@ -1008,7 +1245,7 @@ onnxshape_status onnxshape__model_load(const void *proto, onnxshape__arena *a,
   onnxshape_model *m = onnxshape__arena_alloc(a, sizeof *m); /* zeroed */
   if (m == NULL) {
     onnxshape__arena_release(a);
-    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    return out_of_memory(m, diag);
   }
   m->arena = a;
   m->proto = (void *)(uintptr_t)proto;
@@ -1025,6 +1262,7 @@ onnxshape_status onnxshape__model_load(const void *proto, onnxshape__arena *a,
   } else {
     st = load_opset(m, mp, diag);
     m->g.path = "";
+    m->g.opset = m->opset;
     if (st == ONNXSHAPE_OK) st = load_functions(m, mp, diag);
     if (st == ONNXSHAPE_OK) st = load_graph(m, &m->g, mp->graph, diag);
     if (st == ONNXSHAPE_OK) st = index_slots(m, diag);
@@ -1039,7 +1277,7 @@ onnxshape_status onnxshape__model_load(const void *proto, onnxshape__arena *a,
     m->source = model_alloc(m, 1, sizeof *m->source);
     if (m->source == NULL) {
       onnxshape_model_free(m);
-      return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+      return out_of_memory(m, diag);
     }
     *m->source = *source;
     memset(source, 0, sizeof *source);

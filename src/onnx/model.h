@@ -113,6 +113,15 @@ typedef struct node_attr {
 
 typedef struct model_graph model_graph;
 
+/* A call of a model-local function whose body is loading: the body's
+ * attribute references resolve against the call's attributes, then the
+ * function's defaults. */
+typedef struct model_call {
+  const void *function;           /* the Onnx__FunctionProto */
+  const void *node;               /* the calling Onnx__NodeProto (its own references resolved) */
+  const struct model_call *outer; /* the call whose body holds this one, or NULL */
+} model_call;
+
 /* A GRAPH or GRAPHS attribute's graph (one entry per graph). */
 typedef struct node_subgraph {
   const char *attr;
@@ -140,6 +149,8 @@ typedef struct graph_node {
   const int64_t *reshape1_shape; /* Reshape-1's `shape` attribute */
   size_t reshape1_len;
   onnxshape_owned_tensor *constant; /* Constant's value; ConstantOfShape's `value` */
+  model_graph *body; /* a call of a model-local function: its body, loaded for this call
+                        (docs/analysis.md, "Model-local functions"); else NULL */
 } graph_node;
 
 /* Where a slot's value comes from before any node runs. */
@@ -157,15 +168,21 @@ typedef struct value_slot {
   const graph_node *producer;   /* for SLOT_NODE */
 } value_slot;
 
-/* A graph: the model's main graph, or a subgraph (an attribute of a node),
- * which sees the names of the graphs around it. */
+/* A graph: the model's main graph, a subgraph (an attribute of a node),
+ * which sees the names of the graphs around it, or the body of a model-local
+ * function as one call loads it. */
 struct model_graph {
   const char *path;          /* "" for the main graph; else the enclosing path, "/", the
                                 node's name (or OP#INDEX), "/", the attribute (and "[k]"
-                                for the k-th of a GRAPHS attribute) */
-  const model_graph *parent; /* NULL for the main graph */
-  const graph_node *owner;   /* the node whose attribute it is, or NULL */
-  size_t depth;              /* 0 for the main graph */
+                                for the k-th of a GRAPHS attribute) or, for a function's
+                                body, the function as "DOMAIN:NAME" */
+  const model_graph *parent; /* the graph whose names it sees: NULL for the main graph and for
+                                a function's body (which sees only its own) */
+  const graph_node *owner;   /* the node whose attribute (or function's body) it is, or NULL */
+  size_t depth;              /* 0 for the main graph, else the owner's graph's + 1 */
+  int64_t opset;             /* the default-domain opset its nodes resolve at: the model's, or
+                                a function's own */
+  const model_call *call;    /* inside a function's body (or a subgraph of one): the call */
   size_t n_inputs;           /* graph inputs, in file order */
   value_decl *inputs;
   size_t *input_slots;       /* slot ids */
@@ -199,7 +216,11 @@ struct onnxshape_model {
   size_t cap_graphs;    /* room in graphs */
   size_t n_slots;       /* the values of all graphs */
   value_slot **slot;    /* by id */
-  size_t n_functions;   /* model-local functions (FunctionProto), decoded and named */
+  size_t n_functions;   /* model-local functions (FunctionProto), decoded and named; each
+                           call loads the body again, as a graph of its own */
+  const void **functions; /* the Onnx__FunctionProto of each */
+  size_t *fn_index;     /* open-addressing hash of (domain, name, overload): index + 1, 0 empty */
+  size_t fn_mask;       /* its size - 1 */
 };
 
 /* Tensor decoding, shared by the model and tensor-file loaders. `msg` is an

@@ -61,13 +61,7 @@ typedef struct analysis {
 } analysis;
 
 static onnxshape_status out_of_memory(const an_ctx *c, onnxshape_diag *diag) {
-  if (c->arena->over_limit) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY,
-                 "static inference would take more than {} MiB of memory beside the model "
-                 "(" ONNXSHAPE__LIMIT_TEXT ")",
-                 ONNXSHAPE__ARGS(ARG_UINT(c->arena->limit >> 20)));
-  }
-  return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  return onnxshape__arena_failed(c->arena, "static inference beside the model", diag);
 }
 
 /* A symbol's binding (--dim), or the element as it is. */
@@ -153,7 +147,7 @@ static onnxshape_status graph_sources(analysis *a, const model_graph *g, unsigne
       if (!d->has_type && !d->has_shape && vs->init != NULL) {
         /* A default can be overridden at run time: its value is not known. */
         ok = an_from_tensor(&a->ctx, s, &vs->init->view, 0);
-      } else if (g->parent == NULL) {
+      } else if (g->depth == 0) {
         onnxshape_status st = bind_input(a, d, s, used);
         if (st != ONNXSHAPE_OK) return st;
       } else {
@@ -256,6 +250,29 @@ static onnxshape_status analyse_subgraphs(analysis *a, const graph_node *n, int 
   return ONNXSHAPE_OK;
 }
 
+/* A call of a model-local function: its body (loaded for this call) runs
+ * on the call's inputs, certain when the call is; the call's outputs are
+ * the body's. A formal input the call leaves out is unknown. */
+static onnxshape_status analyse_call(analysis *a, const graph_node *n, int certain) {
+  const model_graph *body = n->body;
+  for (size_t k = 0; k < body->n_inputs; k++) {
+    slot_info *in = &a->ctx.slots[body->input_slots[k]];
+    if (k < n->n_inputs && n->inputs[k] != NO_SLOT &&
+        !an_copy(&a->ctx, in, &a->ctx.slots[n->inputs[k]])) {
+      return out_of_memory(&a->ctx, a->diag);
+    }
+  }
+  onnxshape_status st = analyse_graph(a, body, certain, NULL);
+  if (st != ONNXSHAPE_OK) return st;
+  for (size_t k = 0; k < n->n_outputs && k < body->n_outputs; k++) {
+    if (n->outputs[k] == NO_SLOT) continue;
+    if (!an_copy(&a->ctx, &a->ctx.slots[n->outputs[k]], &a->ctx.slots[body->output_slots[k]])) {
+      return out_of_memory(&a->ctx, a->diag);
+    }
+  }
+  return ONNXSHAPE_OK;
+}
+
 static onnxshape_status analyse_node(analysis *a, const model_graph *g, const graph_node *n,
                                      int certain) {
   onnxshape_diag *diag = a->diag;
@@ -293,6 +310,7 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
   }
   if (diag != NULL) diag->node = caller;
   st = analyse_subgraphs(a, n, certain);
+  if (st == ONNXSHAPE_OK && n->body != NULL) st = analyse_call(a, n, certain);
   if (st != ONNXSHAPE_OK) return st;
   /* Outputs nothing computed: what the model declares. */
   for (size_t i = 0; i < n->n_outputs; i++) {
@@ -300,7 +318,7 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
     if (id == NO_SLOT) continue;
     slot_info *s = &a->ctx.slots[id];
     const value_decl *d = a->m->slot[id]->decl;
-    if (an_evaluates(n)) {
+    if (an_evaluates(n) || n->body != NULL) {
       check_declared(a, g, n, id);
     } else if (d != NULL && !from_decl(a, s, d)) {
       return out_of_memory(&a->ctx, diag);
@@ -325,7 +343,8 @@ static int is_kernel(const graph_node *n) {
   return n->kind == NODE_SHAPE || n->kind == NODE_RESHAPE || n->kind == NODE_SIZE;
 }
 
-static int not_evaluated(const graph_node *n) { return !an_evaluates(n); }
+/* Neither evaluated nor a call of a model-local function (whose body is). */
+static int not_evaluated(const graph_node *n) { return !an_evaluates(n) && n->body == NULL; }
 
 static void summarise(onnxshape_inference *inf, const onnxshape_model *m) {
   onnxshape_infer_summary *sum = &inf->summary;

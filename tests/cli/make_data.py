@@ -425,3 +425,66 @@ write("slice1.onnx", model([
     node("Slice", ["five"], ["axis0"], [attr("starts", A_INTS, [1]), attr("ends", A_INTS, [100]),
                                        attr("axes", A_INTS, [0])], name="axis0")],
     [], [value_info("axis0", "int64")], initializers=[i64("five", [10, 11, 12, 13, 14])], opset=9))
+
+# ---- model-local functions (docs/analysis.md, "Model-local functions"): each
+# call analyses the body on its own inputs, attribute references resolved.
+def function(name, domain, inputs, outputs, nodes, attrs=(), opset=None, attr_defaults=()):
+    b = f_str(1, name) + b"".join(f_str(4, i) for i in inputs)
+    b += b"".join(f_str(5, o) for o in outputs) + b"".join(f_str(6, a) for a in attrs)
+    b += b"".join(f_bytes(7, n) for n in nodes)
+    if opset is not None:
+        b += f_bytes(9, f_str(1, "") + f_int(2, opset)) + f_bytes(9, f_str(1, domain) + f_int(2, 1))
+    b += f_str(10, domain) + b"".join(f_bytes(11, a) for a in attr_defaults)
+    return b
+
+
+def ref(name, kind, refers_to):
+    return f_str(1, name) + f_int(20, kind) + f_str(21, refers_to)
+
+
+# flatten2(X): Reshape(X, [X.shape[0], -1]), allowzero from the call's `az`.
+flatten2 = function("Flatten2", "custom", ["X"], ["Y"], [
+    node("Shape", ["X"], ["lead"], [attr("start", A_INT, 0), attr("end", A_INT, 1)], name="lead"),
+    node("Constant", [], ["rest"], [attr("value_ints", A_INTS, [-1])], name="rest"),
+    node("Concat", ["lead", "rest"], ["t"], [attr("axis", A_INT, 0)], name="target"),
+    node("Reshape", ["X", "t"], ["Y"], [ref("allowzero", A_INT, "az")], name="flat")],
+    attrs=["az"], opset=15)
+# twice(X): Flatten2 called from a function, then Size of the result.
+twice = function("Twice", "custom", ["X"], ["Y", "n"], [
+    node("Flatten2", ["X"], ["Y"], [attr("az", A_INT, 0)], domain="custom", name="inner"),
+    node("Size", ["Y"], ["n"], name="count")], opset=15)
+
+
+def fn_model(nodes, functions, inputs, outputs, opset=15):
+    return model(nodes, inputs, outputs, opset=opset, extra_opsets=[("custom", 1)]) + \
+        b"".join(f_bytes(25, f) for f in functions)
+
+
+write("functions.onnx", fn_model([
+    node("Flatten2", ["x"], ["y1"], [attr("az", A_INT, 0)], domain="custom", name="call1"),
+    node("Flatten2", ["w"], ["y2"], domain="custom", name="call2"),
+    node("Twice", ["x"], ["y3", "n3"], domain="custom", name="call3")],
+    [flatten2, twice], [value_info("x", "float", ["N", 3, 4]), value_info("w", "float", [2, 5])],
+    [value_info("y1", "float"), value_info("y2", "float"), value_info("y3", "float"),
+     value_info("n3", "int64")]))
+# allowzero=2 reaches the body through the reference: the call cannot succeed.
+write("function_bad_attr.onnx", fn_model([
+    node("Flatten2", ["x"], ["y"], [attr("az", A_INT, 2)], domain="custom", name="call")],
+    [flatten2], [value_info("x", "float", [2, 3])], [value_info("y", "float")]))
+# A function that calls itself.
+loop_fn = function("Again", "custom", ["X"], ["Y"], [
+    node("Again", ["X"], ["Y"], domain="custom", name="self_call")], opset=15)
+write("function_recursive.onnx", fn_model([
+    node("Again", ["x"], ["y"], domain="custom", name="call")],
+    [loop_fn], [value_info("x", "float", [2])], [value_info("y", "float")]))
+# F0 calls F1 twice, F1 calls F2 twice, ... : 2^29 bodies, which loading
+# stops at the memory limit (LIMIT-MEMORY) in well under a second.
+chain = []
+for k in range(30):
+    body = ([node("Shape", ["X"], ["Y"], name="s")] if k == 29 else
+            [node("F%d" % (k + 1), ["X"], ["a"], domain="custom", name="c1"),
+             node("F%d" % (k + 1), ["X"], ["Y"], domain="custom", name="c2")])
+    chain.append(function("F%d" % k, "custom", ["X"], ["Y"], body, opset=15))
+write("function_blowup.onnx", fn_model([node("F0", ["x"], ["y"], domain="custom", name="top")],
+                                       chain, [value_info("x", "float", [2])],
+                                       [value_info("y", "int64")]))

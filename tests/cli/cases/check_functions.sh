@@ -1,0 +1,12 @@
+# covers: ANALYSIS-FUNCTIONS ANALYSIS-FINDINGS
+# A function body's findings name the call they come from; a call whose
+# attribute makes the body invalid (allowzero = 2 through a reference) and a
+# function that calls itself are invalid models, said so with the call's path.
+"$ONNXSHAPE" check functions.onnx
+echo "exit $?"
+"$ONNXSHAPE" check function_bad_attr.onnx
+echo "exit $?"
+"$ONNXSHAPE" infer function_recursive.onnx
+echo "exit $?"
+"$ONNXSHAPE" run functions.onnx -i x=x234.pb
+echo "exit $?"
