@@ -984,8 +984,8 @@ static const char *fn_domain(const Onnx__FunctionProto *f) {
   return is_default_domain(f->domain) ? "" : f->domain;
 }
 
-static size_t fn_hash(const char *domain, const char *name) {
-  return name_hash(name) ^ (name_hash(domain) * 31u);
+static size_t fn_hash(const char *domain, const char *name, const char *overload) {
+  return name_hash(name) ^ (name_hash(domain) * 31u) ^ (name_hash(overload) * 961u);
 }
 
 static int fn_is(const Onnx__FunctionProto *f, const char *domain, const char *name,
@@ -1001,7 +1001,7 @@ static const Onnx__FunctionProto *find_function(const onnxshape_model *m, const 
                                                 const char *name, const char *overload,
                                                 size_t *free_at) {
   if (m->fn_index == NULL) return NULL;
-  size_t at = fn_hash(domain, name) & m->fn_mask;
+  size_t at = fn_hash(domain, name, overload) & m->fn_mask;
   for (size_t e; (e = m->fn_index[at]) != 0; at = (at + 1) & m->fn_mask) {
     const Onnx__FunctionProto *f = m->functions[e - 1];
     if (fn_is(f, domain, name, overload)) return f;
@@ -1051,21 +1051,44 @@ static onnxshape_status load_functions(onnxshape_model *m, const Onnx__ModelProt
   return ONNXSHAPE_OK;
 }
 
+/* The attribute named `ref` in call c's index, or NULL; *free_at is where
+ * the index would take it. */
+static const Onnx__AttributeProto *attr_at(const model_call *c, const char *ref, size_t *free_at) {
+  size_t at = name_hash(ref) & c->attrs_mask;
+  for (const Onnx__AttributeProto *a; (a = c->attrs[at]) != NULL; at = (at + 1) & c->attrs_mask) {
+    if (strcmp(a->name, ref) == 0) return a;
+  }
+  *free_at = at;
+  return NULL;
+}
+
+/* Indexes, by name, what the references in c's body can take: the call's
+ * attributes, then the function's defaults for names the call does not
+ * give (the first of a name wins), so that resolving takes time in the
+ * number of references, not in references times attributes. */
+static int index_call_attrs(onnxshape_model *m, model_call *c) {
+  const Onnx__NodeProto *call = c->node;
+  const Onnx__FunctionProto *f = c->function;
+  size_t n = call->n_attribute + f->n_attribute_proto, size = 8;
+  while (size / 2 < n && size <= SIZE_MAX / 4) size *= 2;
+  c->attrs = size / 2 >= n ? model_alloc(m, size, sizeof *c->attrs) : NULL;
+  if (c->attrs == NULL) return 0;
+  c->attrs_mask = size - 1;
+  for (size_t i = 0; i < n; i++) {
+    const Onnx__AttributeProto *a = i < call->n_attribute ? call->attribute[i]
+                                                          : f->attribute_proto[i - call->n_attribute];
+    size_t at = 0;
+    if (a->name != NULL && attr_at(c, a->name, &at) == NULL) c->attrs[at] = a;
+  }
+  return 1;
+}
+
 /* The attribute a reference inside a function's body stands for: the
  * call's attribute of that name, else the function's default, else none
  * (the attribute is then absent, as ONNX says). */
 static const Onnx__AttributeProto *referenced(const model_call *c, const char *ref) {
-  const Onnx__NodeProto *call = c->node;
-  for (size_t i = 0; i < call->n_attribute; i++) {
-    const char *name = call->attribute[i]->name;
-    if (name != NULL && strcmp(name, ref) == 0) return call->attribute[i];
-  }
-  const Onnx__FunctionProto *f = c->function;
-  for (size_t i = 0; i < f->n_attribute_proto; i++) {
-    const char *name = f->attribute_proto[i]->name;
-    if (name != NULL && strcmp(name, ref) == 0) return f->attribute_proto[i];
-  }
-  return NULL;
+  size_t unused;
+  return attr_at(c, ref, &unused);
 }
 
 /* Node np of a function's body (or of a subgraph in it) with its attribute
@@ -1105,9 +1128,15 @@ static onnxshape_status function_opset(const onnxshape_model *m, const graph_nod
                                        const Onnx__FunctionProto *f, int64_t *opset,
                                        onnxshape_diag *diag) {
   *opset = m->opset;
+  int found = 0;
   for (size_t i = 0; i < f->n_opset_import; i++) {
     const Onnx__OperatorSetIdProto *o = f->opset_import[i];
     if (!is_default_domain(o->domain)) continue;
+    if (found++) {
+      return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
+                   "function '{}:{}' imports the default domain twice",
+                   ONNXSHAPE__ARGS(ARG_NAME(fn_domain(f)), ARG_NAME(f->name)));
+    }
     if (!o->has_version || o->version < 1 || o->version > ONNXSHAPE_MAX_OPSET) {
       return NFAIL(n, ONNXSHAPE_ERR_UNSUPPORTED_OPSET,
                    "function '{}:{}' imports default-domain opset {}; this build supports 1 to {}",
@@ -1152,7 +1181,7 @@ static onnxshape_status load_body(onnxshape_model *m, model_graph *g, graph_node
   }
   if (np->n_input > f->n_input || np->n_output > f->n_output) {
     return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
-                 "calls function '{}:{}' with {} inputs and {} outputs; it has {} and {}",
+                 "calls function '{}:{}' with {} input(s) and {} output(s); it has {} and {}",
                  ONNXSHAPE__ARGS(ARG_NAME(fn_domain(f)), ARG_NAME(f->name), ARG_UINT(np->n_input),
                                  ARG_UINT(np->n_output), ARG_UINT(f->n_input), ARG_UINT(f->n_output)));
   }
@@ -1181,7 +1210,8 @@ static onnxshape_status load_body(onnxshape_model *m, model_graph *g, graph_node
   }
   onnxshape_status st = function_opset(m, n, f, &body->opset, diag);
   if (st != ONNXSHAPE_OK) return st;
-  *call = (model_call){f, np, g->call};
+  *call = (model_call){f, np, g->call, NULL, 0};
+  if (!index_call_attrs(m, call)) return out_of_memory(m, diag);
   body->owner = n;
   body->depth = g->depth + 1;
   body->call = call;

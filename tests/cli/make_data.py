@@ -488,3 +488,9 @@ for k in range(30):
 write("function_blowup.onnx", fn_model([node("F0", ["x"], ["y"], domain="custom", name="top")],
                                        chain, [value_info("x", "float", [2])],
                                        [value_info("y", "int64")]))
+# A function that imports the default domain twice (as a model may not).
+twice_imported = function("Flatten2", "custom", ["X"], ["Y"], [
+    node("Shape", ["X"], ["Y"], name="sh")], opset=15) + f_bytes(9, f_str(1, "") + f_int(2, 1))
+write("function_two_imports.onnx", fn_model([
+    node("Flatten2", ["x"], ["y"], domain="custom", name="call")],
+    [twice_imported], [value_info("x", "float", [2])], [value_info("y", "int64")]))

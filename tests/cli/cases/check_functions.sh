@@ -10,3 +10,5 @@ echo "exit $?"
 echo "exit $?"
 "$ONNXSHAPE" run functions.onnx -i x=x234.pb
 echo "exit $?"
+"$ONNXSHAPE" infer function_two_imports.onnx
+echo "exit $?"
