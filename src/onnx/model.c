@@ -135,6 +135,9 @@ static int is_default_domain(const char *d) {
   return d == NULL || d[0] == '\0' || strcmp(d, "ai.onnx") == 0;
 }
 
+/* An overload as compared: "" when there is none. */
+static const char *overload_of(const char *overload) { return overload != NULL ? overload : ""; }
+
 static onnxshape_status load_opset(onnxshape_model *m, const Onnx__ModelProto *mp,
                                    onnxshape_diag *diag) {
   int found = 0;
@@ -162,6 +165,16 @@ static inline size_t name_hash(const char *name) {
     h = (h ^ *c) * 1099511628211u;
   }
   return (size_t)(h ^ (h >> 32));
+}
+
+/* A zeroed open-addressing index for n entries (a power of two, at least 8
+ * and at least twice n) in the model's arena, its size - 1 in *mask; NULL
+ * when out of memory. Slots, functions and a call's attributes use one. */
+static size_t *new_index(onnxshape_model *m, size_t n, size_t *mask) {
+  size_t size = 8;
+  while (size / 2 < n && size <= SIZE_MAX / 4) size *= 2;
+  *mask = size - 1;
+  return size / 2 >= n ? model_alloc(m, size, sizeof(size_t)) : NULL;
 }
 
 /* The local index of the slot named `name` in g alone, or -1; *free_at is
@@ -801,7 +814,7 @@ static onnxshape_status load_node(onnxshape_model *m, model_graph *g, const Onnx
     size_t unused;
     const Onnx__FunctionProto *f =
         n->kind == NODE_OTHER
-            ? find_function(m, n->domain, n->op_type, np->overload != NULL ? np->overload : "", &unused)
+            ? find_function(m, n->domain, n->op_type, overload_of(np->overload), &unused)
             : NULL;
     if (st == ONNXSHAPE_OK && f != NULL) st = load_body(m, g, n, np, f, diag);
     return st;
@@ -876,10 +889,7 @@ static onnxshape_status load_graph(onnxshape_model *m, model_graph *g, const Onn
   int main_graph = g->depth == 0;
   size_t cap = gp->n_input + gp->n_initializer + gp->n_sparse_initializer + 1;
   for (size_t i = 0; i < gp->n_node; i++) cap += gp->node[i]->n_output; /* bounded by the bytes */
-  size_t index_size = 8;
-  while (index_size / 2 < cap && index_size <= SIZE_MAX / 4) index_size *= 2;
-  g->slot_mask = index_size - 1;
-  g->slot_index = index_size / 2 >= cap ? model_alloc(m, index_size, sizeof *g->slot_index) : NULL;
+  g->slot_index = new_index(m, cap, &g->slot_mask);
   g->slots = model_alloc(m, cap, sizeof *g->slots);
   g->inits = model_alloc(m, gp->n_initializer + 1, sizeof *g->inits);
   g->inputs = model_alloc(m, gp->n_input + 1, sizeof *g->inputs);
@@ -984,6 +994,7 @@ static const char *fn_domain(const Onnx__FunctionProto *f) {
   return is_default_domain(f->domain) ? "" : f->domain;
 }
 
+
 static size_t fn_hash(const char *domain, const char *name, const char *overload) {
   return name_hash(name) ^ (name_hash(domain) * 31u) ^ (name_hash(overload) * 961u);
 }
@@ -991,7 +1002,7 @@ static size_t fn_hash(const char *domain, const char *name, const char *overload
 static int fn_is(const Onnx__FunctionProto *f, const char *domain, const char *name,
                  const char *overload) {
   return strcmp(f->name, name) == 0 && strcmp(fn_domain(f), domain) == 0 &&
-         strcmp(f->overload != NULL ? f->overload : "", overload) == 0;
+         strcmp(overload_of(f->overload), overload) == 0;
 }
 
 /* The function a node of domain (normalised: "" for the default domain),
@@ -1015,15 +1026,12 @@ static const Onnx__FunctionProto *find_function(const onnxshape_model *m, const 
 static onnxshape_status load_functions(onnxshape_model *m, const Onnx__ModelProto *mp,
                                        onnxshape_diag *diag) {
   if (mp->n_functions == 0) return ONNXSHAPE_OK;
-  size_t size = 8;
-  while (size / 2 < mp->n_functions && size <= SIZE_MAX / 4) size *= 2;
   m->functions = model_alloc(m, mp->n_functions, sizeof *m->functions);
-  m->fn_index = size / 2 >= mp->n_functions ? model_alloc(m, size, sizeof *m->fn_index) : NULL;
+  m->fn_index = new_index(m, mp->n_functions, &m->fn_mask);
   if (m->functions == NULL || m->fn_index == NULL) {
     m->fn_index = NULL;
     return out_of_memory(m, diag);
   }
-  m->fn_mask = size - 1;
   for (size_t i = 0; i < mp->n_functions; i++) {
     ProtobufCMessage *msg;
     onnxshape_status st = onnxshape__pb_decode_in(&onnx__function_proto__descriptor,
@@ -1040,7 +1048,7 @@ static onnxshape_status load_functions(onnxshape_model *m, const Onnx__ModelProt
                               ONNXSHAPE__ARGS(ARG_UINT(i)));
     }
     size_t at = 0;
-    if (find_function(m, fn_domain(f), f->name, f->overload != NULL ? f->overload : "", &at) != NULL) {
+    if (find_function(m, fn_domain(f), f->name, overload_of(f->overload), &at) != NULL) {
       return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "function '{}:{}' is defined twice",
                               ONNXSHAPE__ARGS(ARG_NAME(fn_domain(f)), ARG_NAME(f->name)));
     }
@@ -1051,11 +1059,19 @@ static onnxshape_status load_functions(onnxshape_model *m, const Onnx__ModelProt
   return ONNXSHAPE_OK;
 }
 
+/* The k-th of call c's attributes followed by its function's defaults. */
+static const Onnx__AttributeProto *call_attr(const model_call *c, size_t k) {
+  const Onnx__NodeProto *call = c->node;
+  const Onnx__FunctionProto *f = c->function;
+  return k < call->n_attribute ? call->attribute[k] : f->attribute_proto[k - call->n_attribute];
+}
+
 /* The attribute named `ref` in call c's index, or NULL; *free_at is where
  * the index would take it. */
 static const Onnx__AttributeProto *attr_at(const model_call *c, const char *ref, size_t *free_at) {
   size_t at = name_hash(ref) & c->attrs_mask;
-  for (const Onnx__AttributeProto *a; (a = c->attrs[at]) != NULL; at = (at + 1) & c->attrs_mask) {
+  for (size_t e; (e = c->attrs[at]) != 0; at = (at + 1) & c->attrs_mask) {
+    const Onnx__AttributeProto *a = call_attr(c, e - 1);
     if (strcmp(a->name, ref) == 0) return a;
   }
   *free_at = at;
@@ -1069,16 +1085,13 @@ static const Onnx__AttributeProto *attr_at(const model_call *c, const char *ref,
 static int index_call_attrs(onnxshape_model *m, model_call *c) {
   const Onnx__NodeProto *call = c->node;
   const Onnx__FunctionProto *f = c->function;
-  size_t n = call->n_attribute + f->n_attribute_proto, size = 8;
-  while (size / 2 < n && size <= SIZE_MAX / 4) size *= 2;
-  c->attrs = size / 2 >= n ? model_alloc(m, size, sizeof *c->attrs) : NULL;
+  size_t n = call->n_attribute + f->n_attribute_proto;
+  c->attrs = new_index(m, n, &c->attrs_mask);
   if (c->attrs == NULL) return 0;
-  c->attrs_mask = size - 1;
   for (size_t i = 0; i < n; i++) {
-    const Onnx__AttributeProto *a = i < call->n_attribute ? call->attribute[i]
-                                                          : f->attribute_proto[i - call->n_attribute];
+    const Onnx__AttributeProto *a = call_attr(c, i);
     size_t at = 0;
-    if (a->name != NULL && attr_at(c, a->name, &at) == NULL) c->attrs[at] = a;
+    if (a->name != NULL && attr_at(c, a->name, &at) == NULL) c->attrs[at] = i + 1;
   }
   return 1;
 }

@@ -120,8 +120,9 @@ typedef struct model_call {
   const void *function;           /* the Onnx__FunctionProto */
   const void *node;               /* the calling Onnx__NodeProto (its own references resolved) */
   const struct model_call *outer; /* the call whose body holds this one, or NULL */
-  const void **attrs;             /* what a reference can take, by name (open-addressing hash of
-                                     Onnx__AttributeProto: the call's, then the defaults) */
+  size_t *attrs;                  /* what a reference can take, by name: open-addressing hash of
+                                     k + 1 for the k-th of the call's attributes followed by the
+                                     function's defaults; 0 empty */
   size_t attrs_mask;              /* its size - 1 */
 } model_call;
 
