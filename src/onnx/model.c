@@ -135,6 +135,12 @@ static int is_default_domain(const char *d) {
   return d == NULL || d[0] == '\0' || strcmp(d, "ai.onnx") == 0;
 }
 
+/* 1 for the body of a call of a model-local function. */
+static int is_body(const model_graph *g) { return g->owner != NULL && g->owner->body == g; }
+
+/* What a graph's inputs and outputs are called in messages. */
+static const char *graph_kind(const model_graph *g) { return is_body(g) ? "function" : "graph"; }
+
 /* An overload as compared: "" when there is none. */
 static const char *overload_of(const char *overload) { return overload != NULL ? overload : ""; }
 
@@ -167,14 +173,22 @@ static inline size_t name_hash(const char *name) {
   return (size_t)(h ^ (h >> 32));
 }
 
-/* A zeroed open-addressing index for n entries (a power of two, at least 8
- * and at least twice n) in the model's arena, its size - 1 in *mask; NULL
- * when out of memory. Slots, functions and a call's attributes use one. */
-static size_t *new_index(onnxshape_model *m, size_t n, size_t *mask) {
+/* The size of an open-addressing index for n entries (a power of two, at
+ * least 8 and at least twice n), or 0 when it would not fit; the size - 1
+ * in *mask. */
+static size_t index_size(size_t n, size_t *mask) {
   size_t size = 8;
   while (size / 2 < n && size <= SIZE_MAX / 4) size *= 2;
   *mask = size - 1;
-  return size / 2 >= n ? model_alloc(m, size, sizeof(size_t)) : NULL;
+  return size / 2 >= n ? size : 0;
+}
+
+/* A zeroed open-addressing index for n entries in the model's arena (its
+ * size - 1 in *mask); NULL when out of memory. Slots, functions and a
+ * call's attributes use one. */
+static size_t *new_index(onnxshape_model *m, size_t n, size_t *mask) {
+  size_t size = index_size(n, mask);
+  return size != 0 ? model_alloc(m, size, sizeof(size_t)) : NULL;
 }
 
 /* The local index of the slot named `name` in g alone, or -1; *free_at is
@@ -408,16 +422,21 @@ static void copy_scalars(node_attr *a, const Onnx__AttributeProto *ap) {
   a->s.length = ap->s.len;
 }
 
+/* An attribute reference (ref_attr_name) outside a function's body, where
+ * it refers to nothing (inside one, references are resolved before the
+ * node loads). */
+static onnxshape_status stray_ref(const graph_node *n, const char *attr, onnxshape_diag *diag) {
+  return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE,
+               "attribute '{}' refers to a function attribute, which is only valid inside a "
+               "function", ONNXSHAPE__ARGS(ARG_NAME(attr)));
+}
+
 /* Checks one attribute against the version's list and decodes it. */
 static onnxshape_status load_attr(onnxshape_model *m, graph_node *n, const Onnx__AttributeProto *ap,
                                   node_attr *a, const op_attr *specs, size_t n_specs,
                                   onnxshape_diag *diag) {
   a->name = ap->name != NULL ? ap->name : "";
-  if (ap->ref_attr_name != NULL) {
-    return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE,
-                 "attribute '{}' refers to a function attribute, which is only valid inside a "
-                 "function", ONNXSHAPE__ARGS(ARG_NAME(a->name)));
-  }
+  if (ap->ref_attr_name != NULL) return stray_ref(n, a->name, diag);
   const op_attr *spec = NULL;
   for (size_t i = 0; i < n_specs; i++) {
     if (strcmp(specs[i].name, a->name) == 0) spec = &specs[i];
@@ -574,9 +593,9 @@ static onnxshape_status connect_input(const model_graph *g, const graph_node *n,
   long s = onnxshape__graph_find_slot(g, in);
   if (s < 0) {
     return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
-                 "input '{}' is not a graph input, an initializer or the output of an earlier "
-                 "node",
-                 ONNXSHAPE__ARGS(ARG_NAME(in)));
+                 "input '{}' is not a {} input, {}or the output of an earlier node",
+                 ONNXSHAPE__ARGS(ARG_NAME(in), ARG_STR(graph_kind(g)),
+                                 ARG_STR(is_body(g) ? "" : "an initializer ")));
   }
   *id = (size_t)s;
   return ONNXSHAPE_OK;
@@ -636,33 +655,122 @@ static onnxshape_status connect_other(onnxshape_model *m, model_graph *g, graph_
 static onnxshape_status load_graph(onnxshape_model *m, model_graph *g, const Onnx__GraphProto *gp,
                                    onnxshape_diag *diag);
 
-/* The path of a graph that node n of g holds: g's path, the node (name, or
- * OP#INDEX), then `prefix` and `what` (an attribute, "[k]" after it when
- * many; or a function); NULL when out of memory. */
-static const char *graph_path(onnxshape_model *m, const model_graph *g, const graph_node *n,
-                              const char *prefix, const char *what, int many, size_t k) {
-  const char *node = n->name[0] != '\0' ? n->name : NULL;
-  size_t need = strlen(g->path) + strlen(n->label) + strlen(n->op_type) + strlen(prefix) +
-                strlen(what) + 48;
-  char *path = model_alloc(m, need, 1);
-  if (path == NULL) return NULL;
-  size_t at = 0;
-  if (g->path[0] != '\0') at += (size_t)snprintf(path, need, "%s/", g->path);
-  if (node != NULL) {
-    at += (size_t)snprintf(path + at, need - at, "%s/%s%s", node, prefix, what);
-  } else {
-    at += (size_t)snprintf(path + at, need - at, "%s#%zu/%s%s", n->op_type,
-                           (size_t)(n - g->nodes), prefix, what);
+/* 1 when `path` is not yet a graph's path in the model, which it then
+ * becomes; 0 when it is taken; -1 when out of memory. The set doubles when
+ * half full (in the arena, where the old set stays: twice the final size
+ * at most). */
+static int claim_path(onnxshape_model *m, const char *path) {
+  if (2 * (m->n_paths + 1) > m->paths_mask + 1) {
+    size_t mask = 0;
+    size_t size = index_size(2 * (m->n_paths + 1), &mask);
+    const char **set = size != 0 ? model_alloc(m, size, sizeof *set) : NULL;
+    if (set == NULL) return -1;
+    for (size_t i = 0; m->paths != NULL && i <= m->paths_mask; i++) {
+      if (m->paths[i] == NULL) continue;
+      size_t at = name_hash(m->paths[i]) & mask;
+      while (set[at] != NULL) at = (at + 1) & mask;
+      set[at] = m->paths[i];
+    }
+    m->paths = set;
+    m->paths_mask = mask;
   }
-  if (many) (void)snprintf(path + at, need - at, "[%zu]", k);
-  return path;
+  size_t at = name_hash(path) & m->paths_mask;
+  for (; m->paths[at] != NULL; at = (at + 1) & m->paths_mask) {
+    if (strcmp(m->paths[at], path) == 0) return 0;
+  }
+  m->paths[at] = path;
+  m->n_paths++;
+  return 1;
+}
+
+/* The path of a graph that node n of g holds: g's path, n's part (its
+ * name, or OP#INDEX without one), then `what` (an attribute, "[k]" after it
+ * when many; or a function). While the path is taken (a name used twice, a
+ * name holding "/", an attribute set twice), "#INDEX" is added to n's part,
+ * so that no two graphs share a path. NULL when out of memory. */
+static const char *graph_path(onnxshape_model *m, model_graph *g, graph_node *n,
+                              const char *what, int many, size_t k) {
+  size_t index = (size_t)(n - g->nodes);
+  const char *part = n->path_name;
+  if (part == NULL && n->name[0] != '\0') part = n->name;
+  if (part == NULL) {
+    size_t need = strlen(n->op_type) + 24;
+    char *made = model_alloc(m, need, 1);
+    if (made == NULL) return NULL;
+    (void)snprintf(made, need, "%s#%zu", n->op_type, index);
+    part = made;
+  }
+  for (;;) {
+    size_t need = strlen(g->path) + strlen(part) + strlen(what) + 32;
+    char *path = model_alloc(m, need, 1);
+    if (path == NULL) return NULL;
+    size_t at = 0;
+    if (g->path[0] != '\0') at += (size_t)snprintf(path, need, "%s/", g->path);
+    at += (size_t)snprintf(path + at, need - at, "%s/%s", part, what);
+    if (many) (void)snprintf(path + at, need - at, "[%zu]", k);
+    int claimed = claim_path(m, path);
+    if (claimed < 0) return NULL;
+    if (claimed > 0) {
+      n->path_name = part;
+      return path;
+    }
+    need = strlen(part) + 24;
+    char *made = model_alloc(m, need, 1);
+    if (made == NULL) return NULL;
+    (void)snprintf(made, need, "%s#%zu", part, index);
+    part = made;
+  }
+}
+
+void onnxshape__in_graph(char *out, size_t cap, const char *path, const char *note,
+                         const char *message) {
+  char text[ONNXSHAPE_DIAG_SIZE];
+  (void)onnxshape__format(text, sizeof text, "{}", ONNXSHAPE__ARGS(ARG_TEXT(message)));
+  if (path[0] == '\0') {
+    (void)onnxshape__format(out, cap, "{}", ONNXSHAPE__ARGS(ARG_TEXT(text)));
+  } else {
+    (void)onnxshape__format(out, cap, "in {}{}{}: {}",
+                            ONNXSHAPE__ARGS(ARG_NAME(path), ARG_STR(note != NULL ? " " : ""),
+                                            ARG_STR(note != NULL ? note : ""), ARG_TEXT(text)));
+  }
+}
+
+/* A load error in graph g (not the main graph) says where, once: "in
+ * PATH: ..." with the innermost graph's path, which names the graphs and
+ * calls around it. */
+static onnxshape_status placed(onnxshape_model *m, const model_graph *g, onnxshape_status st,
+                               onnxshape_diag *diag) {
+  if (st == ONNXSHAPE_OK || st == ONNXSHAPE_ERR_OUT_OF_MEMORY || m->error_placed) return st;
+  m->error_placed = 1;
+  onnxshape__in_graph(diag->message, sizeof diag->message, g->path, NULL, diag->message);
+  return st;
+}
+
+/* Loads gp as graph sub, which node n of g holds and which sees the names
+ * of `scope` (g, or for a graph a call passed into a function's body, the
+ * caller's graph), then says where an error is. */
+static onnxshape_status load_held(onnxshape_model *m, model_graph *g, const model_graph *scope,
+                                  graph_node *n, model_graph *sub, const Onnx__GraphProto *gp,
+                                  onnxshape_diag *diag) {
+  sub->owner = n;
+  sub->depth = g->depth + 1;
+  if (scope != NULL) {
+    sub->parent = scope;
+    sub->opset = scope->opset;
+    sub->call = scope->call;
+  }
+  const char *node_label = diag->node;
+  onnxshape_status st = load_graph(m, sub, gp, diag);
+  diag->node = node_label;
+  return placed(m, sub, st, diag);
 }
 
 /* The subgraph in `bytes` of attribute `attr` of node n of g (the k-th of
- * a GRAPHS attribute when many). */
-static onnxshape_status load_subgraph(onnxshape_model *m, model_graph *g, graph_node *n,
-                                      const char *attr, const ProtobufCBinaryData *bytes,
-                                      int many, size_t k, onnxshape_diag *diag) {
+ * a GRAPHS attribute when many), which sees the names of `scope`. */
+static onnxshape_status load_subgraph(onnxshape_model *m, model_graph *g, const model_graph *scope,
+                                      graph_node *n, const char *attr,
+                                      const ProtobufCBinaryData *bytes, int many, size_t k,
+                                      onnxshape_diag *diag) {
   if (g->depth + 1 > MAX_SUBGRAPH_DEPTH) {
     return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
                  "attribute '{}': subgraphs nest more than {} deep", ONNXSHAPE__ARGS(ARG_NAME(attr), ARG_UINT(MAX_SUBGRAPH_DEPTH)));
@@ -676,30 +784,26 @@ static onnxshape_status load_subgraph(onnxshape_model *m, model_graph *g, graph_
   if (st != ONNXSHAPE_OK) return onnxshape__error(diag, st, "out of memory", ONNXSHAPE__NO_ARGS);
   model_graph *sub = model_alloc(m, 1, sizeof *sub);
   node_subgraph *entry = &n->subgraphs[n->n_subgraphs];
-  const char *path = graph_path(m, g, n, "", attr, many, k);
+  const char *path = graph_path(m, g, n, attr, many, k);
   if (sub == NULL || path == NULL) {
     return out_of_memory(m, diag);
   }
   sub->path = path;
-  sub->parent = g;
-  sub->owner = n;
-  sub->depth = g->depth + 1;
-  sub->opset = g->opset;
-  sub->call = g->call;
   entry->attr = attr;
   entry->graph = sub;
   n->n_subgraphs++;
-  const char *node_label = diag->node;
-  st = load_graph(m, sub, (const Onnx__GraphProto *)msg, diag);
-  diag->node = node_label;
-  return st;
+  return load_held(m, g, scope, n, sub, (const Onnx__GraphProto *)msg, diag);
 }
 
 /* The attributes of a node that is not checked strictly, as far as analysis
  * needs them: every scalar and list as it is, ConstantOfShape's `value`
- * tensor decoded, every GRAPH and GRAPHS attribute loaded as a subgraph. */
+ * tensor decoded, every GRAPH and GRAPHS attribute loaded as a subgraph
+ * that sees the names of g, or of scopes[i] for the i-th attribute when
+ * scopes is given and that is not NULL (a graph a call passed in); for a
+ * call, none (its body loads them where its references take them). */
 static onnxshape_status load_other_attrs(onnxshape_model *m, model_graph *g, graph_node *n,
-                                         const Onnx__NodeProto *np, onnxshape_diag *diag) {
+                                         const Onnx__NodeProto *np, int call,
+                                         const model_graph *const *scopes, onnxshape_diag *diag) {
   size_t graphs = 0;
   for (size_t i = 0; i < np->n_attribute; i++) {
     const Onnx__AttributeProto *ap = np->attribute[i];
@@ -715,12 +819,15 @@ static onnxshape_status load_other_attrs(onnxshape_model *m, model_graph *g, gra
     node_attr *a = &n->attrs[i];
     n->n_attrs = i + 1;
     a->name = ap->name != NULL ? ap->name : "";
+    if (ap->ref_attr_name != NULL) return stray_ref(n, a->name, diag);
     a->type = ap->has_type ? (int)ap->type : 0;
     copy_scalars(a, ap);
+    if (call) continue; /* a call's graphs load where its body's references take them */
+    const model_graph *scope = scopes != NULL && scopes[i] != NULL ? scopes[i] : g;
     onnxshape_status st = ONNXSHAPE_OK;
-    if (ap->has_g) st = load_subgraph(m, g, n, a->name, &ap->g, 0, 0, diag);
+    if (ap->has_g) st = load_subgraph(m, g, scope, n, a->name, &ap->g, 0, 0, diag);
     for (size_t k = 0; k < ap->n_graphs && st == ONNXSHAPE_OK; k++) {
-      st = load_subgraph(m, g, n, a->name, &ap->graphs[k], 1, k, diag);
+      st = load_subgraph(m, g, scope, n, a->name, &ap->graphs[k], 1, k, diag);
     }
     if (st == ONNXSHAPE_OK && n->kind == (node_kind)(NODE_AOP + (int)AOP_CONSTANT_OF_SHAPE) &&
         strcmp(a->name, "value") == 0 && ap->t != NULL) {
@@ -779,18 +886,21 @@ static onnxshape_status connect(onnxshape_model *m, model_graph *g, graph_node *
 static const Onnx__FunctionProto *find_function(const onnxshape_model *m, const char *domain,
                                                 const char *name, const char *overload,
                                                 size_t *free_at);
-static const Onnx__NodeProto *resolve_refs(onnxshape_model *m, const model_call *c,
-                                           const Onnx__NodeProto *np);
+static onnxshape_status resolve_refs(onnxshape_model *m, const model_call *c,
+                                     const Onnx__NodeProto **np, const model_graph ***scopes,
+                                     onnxshape_diag *diag);
 static onnxshape_status load_body(onnxshape_model *m, model_graph *g, graph_node *n,
-                                  const Onnx__NodeProto *np, const Onnx__FunctionProto *f,
-                                  onnxshape_diag *diag);
+                                  const Onnx__NodeProto *np, const model_graph *const *scopes,
+                                  const Onnx__FunctionProto *f, onnxshape_diag *diag);
+static int calls_functions(const char *domain);
 
 static onnxshape_status load_node(onnxshape_model *m, model_graph *g, const Onnx__NodeProto *np,
                                   size_t index, onnxshape_diag *diag) {
   graph_node *n = &g->nodes[index];
+  const model_graph **scopes = NULL; /* where a graph a call passed in is loaded */
   if (g->call != NULL) {
-    np = resolve_refs(m, g->call, np);
-    if (np == NULL) return out_of_memory(m, diag);
+    onnxshape_status st = resolve_refs(m, g->call, &np, &scopes, diag);
+    if (st != ONNXSHAPE_OK) return st;
   }
   n->name = np->name != NULL ? np->name : "";
   n->op_type = np->op_type != NULL ? np->op_type : "";
@@ -808,15 +918,18 @@ static onnxshape_status load_node(onnxshape_model *m, model_graph *g, const Onnx
   onnxshape_status st = resolve_operator(g->opset, n, np, kernel_specs, &specs, &n_specs, &n_in, diag);
   if (st != ONNXSHAPE_OK) return st;
   if (!strict_kind(n->kind)) {
-    st = load_other_attrs(m, g, n, np, diag);
-    diag->node = n->label;
-    if (st == ONNXSHAPE_OK) st = connect_other(m, g, n, np, diag);
     size_t unused;
     const Onnx__FunctionProto *f =
-        n->kind == NODE_OTHER
+        n->kind == NODE_OTHER && calls_functions(n->domain)
             ? find_function(m, n->domain, n->op_type, overload_of(np->overload), &unused)
             : NULL;
-    if (st == ONNXSHAPE_OK && f != NULL) st = load_body(m, g, n, np, f, diag);
+    st = load_other_attrs(m, g, n, np, f != NULL, scopes, diag);
+    diag->node = n->label;
+    /* A call's body first: the graphs it passes in see the caller's names
+     * before the call, not the call's own outputs. */
+    if (st == ONNXSHAPE_OK && f != NULL) st = load_body(m, g, n, np, scopes, f, diag);
+    diag->node = n->label;
+    if (st == ONNXSHAPE_OK) st = connect_other(m, g, n, np, diag);
     return st;
   }
   st = load_attrs(m, n, np, specs, n_specs, diag);
@@ -974,7 +1087,8 @@ static onnxshape_status load_graph(onnxshape_model *m, model_graph *g, const Onn
     long s = onnxshape__graph_find_slot(g, g->outputs[i].name);
     if (s < 0) {
       return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
-                   "graph output '{}' is not produced by any node, input or initializer", ONNXSHAPE__ARGS(ARG_NAME(g->outputs[i].name)));
+                   "{} output '{}' is not produced by any node, input or initializer",
+                   ONNXSHAPE__ARGS(ARG_STR(graph_kind(g)), ARG_NAME(g->outputs[i].name)));
     }
     g->output_slots[i] = (size_t)s;
   }
@@ -992,6 +1106,19 @@ static onnxshape_status load_graph(onnxshape_model *m, model_graph *g, const Onn
 
 static const char *fn_domain(const Onnx__FunctionProto *f) {
   return is_default_domain(f->domain) ? "" : f->domain;
+}
+
+/* A function as messages name it, for "'{}{}{}'": DOMAIN:NAME, or NAME in
+ * the default domain. */
+#define FN_ARGS(f)                                                                  \
+  ARG_NAME(fn_domain(f)), ARG_STR(fn_domain(f)[0] != '\0' ? ":" : ""), ARG_NAME((f)->name)
+
+/* 0 for the domains ONNX defines (the default domain, ai.onnx.*): a node
+ * there names ONNX's operator, never a model-local function, as onnx's own
+ * shape inference resolves it (the proto leaves the choice to runtimes; a
+ * node that names no operator onnxshape knows is then not evaluated). */
+static int calls_functions(const char *domain) {
+  return !is_default_domain(domain) && strncmp(domain, "ai.onnx.", 8) != 0;
 }
 
 
@@ -1049,8 +1176,8 @@ static onnxshape_status load_functions(onnxshape_model *m, const Onnx__ModelProt
     }
     size_t at = 0;
     if (find_function(m, fn_domain(f), f->name, overload_of(f->overload), &at) != NULL) {
-      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "function '{}:{}' is defined twice",
-                              ONNXSHAPE__ARGS(ARG_NAME(fn_domain(f)), ARG_NAME(f->name)));
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "function '{}{}{}' is defined twice",
+                              ONNXSHAPE__ARGS(FN_ARGS(f)));
     }
     m->functions[i] = f;
     m->fn_index[at] = i + 1;
@@ -1066,16 +1193,15 @@ static const Onnx__AttributeProto *call_attr(const model_call *c, size_t k) {
   return k < call->n_attribute ? call->attribute[k] : f->attribute_proto[k - call->n_attribute];
 }
 
-/* The attribute named `ref` in call c's index, or NULL; *free_at is where
- * the index would take it. */
-static const Onnx__AttributeProto *attr_at(const model_call *c, const char *ref, size_t *free_at) {
+/* k + 1 for the attribute named `ref` in call c's index (call_attr(c, k)),
+ * or 0; *free_at is where the index would take it. */
+static size_t attr_at(const model_call *c, const char *ref, size_t *free_at) {
   size_t at = name_hash(ref) & c->attrs_mask;
   for (size_t e; (e = c->attrs[at]) != 0; at = (at + 1) & c->attrs_mask) {
-    const Onnx__AttributeProto *a = call_attr(c, e - 1);
-    if (strcmp(a->name, ref) == 0) return a;
+    if (strcmp(call_attr(c, e - 1)->name, ref) == 0) return e;
   }
   *free_at = at;
-  return NULL;
+  return 0;
 }
 
 /* Indexes, by name, what the references in c's body can take: the call's
@@ -1091,48 +1217,63 @@ static int index_call_attrs(onnxshape_model *m, model_call *c) {
   for (size_t i = 0; i < n; i++) {
     const Onnx__AttributeProto *a = call_attr(c, i);
     size_t at = 0;
-    if (a->name != NULL && attr_at(c, a->name, &at) == NULL) c->attrs[at] = i + 1;
+    if (a->name != NULL && attr_at(c, a->name, &at) == 0) c->attrs[at] = i + 1;
   }
   return 1;
 }
 
-/* The attribute a reference inside a function's body stands for: the
- * call's attribute of that name, else the function's default, else none
- * (the attribute is then absent, as ONNX says). */
-static const Onnx__AttributeProto *referenced(const model_call *c, const char *ref) {
-  size_t unused;
-  return attr_at(c, ref, &unused);
-}
-
-/* Node np of a function's body (or of a subgraph in it) with its attribute
- * references resolved against call c: np itself when it has none, else a
- * copy; NULL when out of memory. */
-static const Onnx__NodeProto *resolve_refs(onnxshape_model *m, const model_call *c,
-                                           const Onnx__NodeProto *np) {
+/* Node *np of a function's body (or of a subgraph in it) with its
+ * attribute references resolved against call c: *np itself when it has
+ * none, else a copy, with *scopes saying for each of its attributes where a
+ * graph value is loaded (the scope of the call's attribute it took; NULL:
+ * where the node is). A reference must take an attribute of its own type. */
+static onnxshape_status resolve_refs(onnxshape_model *m, const model_call *c,
+                                     const Onnx__NodeProto **np, const model_graph ***scopes,
+                                     onnxshape_diag *diag) {
+  const Onnx__NodeProto *node = *np;
   size_t refs = 0;
-  for (size_t i = 0; i < np->n_attribute; i++) refs += np->attribute[i]->ref_attr_name != NULL;
-  if (refs == 0) return np;
+  for (size_t i = 0; i < node->n_attribute; i++) refs += node->attribute[i]->ref_attr_name != NULL;
+  if (refs == 0) return ONNXSHAPE_OK;
   Onnx__NodeProto *copy = model_alloc(m, 1, sizeof *copy);
-  Onnx__AttributeProto **attrs = model_alloc(m, np->n_attribute + 1, sizeof *attrs);
+  Onnx__AttributeProto **attrs = model_alloc(m, node->n_attribute + 1, sizeof *attrs);
   Onnx__AttributeProto *made = model_alloc(m, refs, sizeof *made);
-  if (copy == NULL || attrs == NULL || made == NULL) return NULL;
-  *copy = *np;
+  const model_graph **where = model_alloc(m, node->n_attribute + 1, sizeof *where);
+  if (copy == NULL || attrs == NULL || made == NULL || where == NULL) return out_of_memory(m, diag);
+  *copy = *node;
   copy->attribute = attrs;
   copy->n_attribute = 0;
-  for (size_t i = 0; i < np->n_attribute; i++) {
-    Onnx__AttributeProto *a = np->attribute[i];
+  for (size_t i = 0; i < node->n_attribute; i++) {
+    Onnx__AttributeProto *a = node->attribute[i];
     if (a->ref_attr_name == NULL) {
       attrs[copy->n_attribute++] = a;
       continue;
     }
-    const Onnx__AttributeProto *value = referenced(c, a->ref_attr_name);
-    if (value == NULL) continue; /* absent */
+    /* The call's attribute of that name, else the function's default, else
+     * none: the attribute is then absent, as ONNX says. */
+    size_t unused;
+    size_t e = attr_at(c, a->ref_attr_name, &unused);
+    if (e == 0) continue;
+    size_t k = e - 1;
+    const Onnx__NodeProto *call = c->node;
+    const Onnx__AttributeProto *value = call_attr(c, k);
+    if (a->has_type && value->has_type && a->type != value->type) {
+      diag->node = node->name != NULL && node->name[0] != '\0' ? node->name : NULL;
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
+                              "attribute '{}' refers to '{}', which is {}; the reference is {}",
+                              ONNXSHAPE__ARGS(ARG_NAME(a->name != NULL ? a->name : ""),
+                                              ARG_NAME(a->ref_attr_name),
+                                              ARG_STR(attr_type_name((int)value->type)),
+                                              ARG_STR(attr_type_name((int)a->type))));
+    }
     *made = *value;
     made->name = a->name;
     made->ref_attr_name = NULL;
+    where[copy->n_attribute] = k < call->n_attribute ? c->scopes[k] : NULL;
     attrs[copy->n_attribute++] = made++;
   }
-  return copy;
+  *np = copy;
+  *scopes = where;
+  return ONNXSHAPE_OK;
 }
 
 /* The default-domain opset a function's body resolves at: its own import,
@@ -1147,13 +1288,13 @@ static onnxshape_status function_opset(const onnxshape_model *m, const graph_nod
     if (!is_default_domain(o->domain)) continue;
     if (found++) {
       return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
-                   "function '{}:{}' imports the default domain twice",
-                   ONNXSHAPE__ARGS(ARG_NAME(fn_domain(f)), ARG_NAME(f->name)));
+                   "function '{}{}{}' imports the default domain twice",
+                   ONNXSHAPE__ARGS(FN_ARGS(f)));
     }
     if (!o->has_version || o->version < 1 || o->version > ONNXSHAPE_MAX_OPSET) {
       return NFAIL(n, ONNXSHAPE_ERR_UNSUPPORTED_OPSET,
-                   "function '{}:{}' imports default-domain opset {}; this build supports 1 to {}",
-                   ONNXSHAPE__ARGS(ARG_NAME(fn_domain(f)), ARG_NAME(f->name), ARG_INT(o->version),
+                   "function '{}{}{}' imports default-domain opset {}; this build supports 1 to {}",
+                   ONNXSHAPE__ARGS(FN_ARGS(f), ARG_INT(o->version),
                                    ARG_INT(ONNXSHAPE_MAX_OPSET)));
     }
     *opset = o->version;
@@ -1176,16 +1317,16 @@ static Onnx__ValueInfoProto **named_values(onnxshape_model *m, char **names, siz
   return list;
 }
 
-/* Node n of g (decoded from np) calls function f: its body, loaded for
- * this call. */
+/* Node n of g (decoded from np; scopes as resolve_refs gave them, or NULL)
+ * calls function f: its body, loaded for this call. */
 static onnxshape_status load_body(onnxshape_model *m, model_graph *g, graph_node *n,
-                                  const Onnx__NodeProto *np, const Onnx__FunctionProto *f,
-                                  onnxshape_diag *diag) {
+                                  const Onnx__NodeProto *np, const model_graph *const *scopes,
+                                  const Onnx__FunctionProto *f, onnxshape_diag *diag) {
   for (const model_call *c = g->call; c != NULL; c = c->outer) {
     if (c->function == f) {
       return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
-                   "calls function '{}:{}' inside its own body (a function cannot call itself)",
-                   ONNXSHAPE__ARGS(ARG_NAME(fn_domain(f)), ARG_NAME(f->name)));
+                   "calls function '{}{}{}' inside its own body (a function cannot call itself)",
+                   ONNXSHAPE__ARGS(FN_ARGS(f)));
     }
   }
   if (g->depth + 1 > MAX_SUBGRAPH_DEPTH) {
@@ -1194,8 +1335,8 @@ static onnxshape_status load_body(onnxshape_model *m, model_graph *g, graph_node
   }
   if (np->n_input > f->n_input || np->n_output > f->n_output) {
     return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
-                 "calls function '{}:{}' with {} input(s) and {} output(s); it has {} and {}",
-                 ONNXSHAPE__ARGS(ARG_NAME(fn_domain(f)), ARG_NAME(f->name), ARG_UINT(np->n_input),
+                 "calls function '{}{}{}' with {} input(s) and {} output(s); it has {} and {}",
+                 ONNXSHAPE__ARGS(FN_ARGS(f), ARG_UINT(np->n_input),
                                  ARG_UINT(np->n_output), ARG_UINT(f->n_input), ARG_UINT(f->n_output)));
   }
   model_graph *body = model_alloc(m, 1, sizeof *body);
@@ -1203,10 +1344,14 @@ static onnxshape_status load_body(onnxshape_model *m, model_graph *g, graph_node
   Onnx__GraphProto *gp = model_alloc(m, 1, sizeof *gp);
   size_t need = strlen(fn_domain(f)) + strlen(f->name) + 2;
   char *what = model_alloc(m, need, 1);
-  if (body == NULL || call == NULL || gp == NULL || what == NULL) {
+  const model_graph **attr_scopes = model_alloc(m, np->n_attribute + 1, sizeof *attr_scopes);
+  if (body == NULL || call == NULL || gp == NULL || what == NULL || attr_scopes == NULL) {
     return out_of_memory(m, diag);
   }
-  (void)snprintf(what, need, "%s:%s", fn_domain(f), f->name);
+  (void)snprintf(what, need, "%s%s%s", fn_domain(f), fn_domain(f)[0] != '\0' ? ":" : "", f->name);
+  for (size_t k = 0; k < np->n_attribute; k++) {
+    attr_scopes[k] = scopes != NULL && scopes[k] != NULL ? scopes[k] : g;
+  }
   Onnx__GraphProto init = ONNX__GRAPH_PROTO__INIT;
   *gp = init;
   gp->n_node = f->n_node;
@@ -1217,31 +1362,17 @@ static onnxshape_status load_body(onnxshape_model *m, model_graph *g, graph_node
   gp->output = named_values(m, f->output, f->n_output);
   gp->n_value_info = f->n_value_info;
   gp->value_info = f->value_info;
-  body->path = graph_path(m, g, n, "", what, 0, 0);
+  body->path = graph_path(m, g, n, what, 0, 0);
   if (gp->input == NULL || gp->output == NULL || body->path == NULL) {
     return out_of_memory(m, diag);
   }
   onnxshape_status st = function_opset(m, n, f, &body->opset, diag);
   if (st != ONNXSHAPE_OK) return st;
-  *call = (model_call){f, np, g->call, NULL, 0};
+  *call = (model_call){f, np, g->call, NULL, 0, attr_scopes};
   if (!index_call_attrs(m, call)) return out_of_memory(m, diag);
-  body->owner = n;
-  body->depth = g->depth + 1;
   body->call = call;
   n->body = body;
-  const char *node_label = diag->node;
-  st = load_graph(m, body, gp, diag);
-  diag->node = node_label;
-  if (st != ONNXSHAPE_OK && st != ONNXSHAPE_ERR_OUT_OF_MEMORY &&
-      strncmp(diag->message, "in ", 3) != 0) {
-    /* Say which call's body failed ("in CALL/DOMAIN:NAME: ..."), once: the
-     * innermost body's path names the calls around it. */
-    char inner[ONNXSHAPE_DIAG_SIZE];
-    (void)onnxshape__format(inner, sizeof inner, "{}", ONNXSHAPE__ARGS(ARG_TEXT(diag->message)));
-    (void)onnxshape__format(diag->message, sizeof diag->message, "in {}: {}",
-                            ONNXSHAPE__ARGS(ARG_NAME(body->path), ARG_TEXT(inner)));
-  }
-  return st;
+  return load_held(m, g, NULL, n, body, gp, diag);
 }
 
 /* Every value by id, once all graphs are loaded. */

@@ -124,6 +124,9 @@ typedef struct model_call {
                                      k + 1 for the k-th of the call's attributes followed by the
                                      function's defaults; 0 empty */
   size_t attrs_mask;              /* its size - 1 */
+  const model_graph **scopes;     /* for each of the call's attributes, the graph whose names a
+                                     GRAPH or GRAPHS value of it sees: the caller's (ONNX's
+                                     lexical scoping), also when a body passes it on */
 } model_call;
 
 /* A GRAPH or GRAPHS attribute's graph (one entry per graph). */
@@ -155,6 +158,9 @@ typedef struct graph_node {
   onnxshape_owned_tensor *constant; /* Constant's value; ConstantOfShape's `value` */
   model_graph *body; /* a call of a model-local function: its body, loaded for this call
                         (docs/analysis.md, "Model-local functions"); else NULL */
+  const char *path_name; /* for a node that holds graphs, its part of their paths: its name,
+                            or OP#INDEX when it has none, with "#INDEX" added while the path
+                            it makes is taken (paths are unique in the model) */
 } graph_node;
 
 /* Where a slot's value comes from before any node runs. */
@@ -225,6 +231,10 @@ struct onnxshape_model {
   const void **functions; /* the Onnx__FunctionProto of each */
   size_t *fn_index;     /* open-addressing hash of (domain, name, overload): index + 1, 0 empty */
   size_t fn_mask;       /* its size - 1 */
+  int error_placed;     /* while loading: the error's message already names its graph */
+  const char **paths;   /* every graph's path: open-addressing hash set (NULL empty) */
+  size_t n_paths;       /* paths in it */
+  size_t paths_mask;    /* its size - 1 (at least twice n_paths) */
 };
 
 /* Tensor decoding, shared by the model and tensor-file loaders. `msg` is an
@@ -334,6 +344,13 @@ void onnxshape__sparse_uses(const void *proto, void (*report)(void *ctx, const c
 typedef void (*onnxshape__report_fn)(void *ctx, int rule, const char *message);
 onnxshape_status onnxshape__model_infer_all(const onnxshape_model *m, onnxshape__report_fn report,
                                             void *ctx, onnxshape_diag *diag);
+
+/* A message about graph `path` (a model_graph's path): "in PATH: message",
+ * or "in PATH NOTE: message" with a note (not NULL), or the message alone
+ * for the main graph (path ""), into out (cap bytes). out may be message.
+ * (src/onnx/model.c) */
+void onnxshape__in_graph(char *out, size_t cap, const char *path, const char *note,
+                         const char *message);
 
 /* Operators by count, for messages and summaries. */
 typedef struct op_count {

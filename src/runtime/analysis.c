@@ -1024,13 +1024,8 @@ static void risk(const graph_node *n, const char *path, onnxshape__report_fn rep
   onnxshape_diag d = {n->label, {0}};
   (void)onnxshape__fail(&d, ONNXSHAPE_ERR_INVALID_MODEL, n->op_type, n->version, "{} ({})",
                         ONNXSHAPE__ARGS(ARG_STR(what), ARG_STR(ruling)));
-  char msg[ONNXSHAPE_DIAG_SIZE];
-  if (path[0] != '\0') {
-    (void)onnxshape__format(msg, sizeof msg, "in {}: {}", ONNXSHAPE__ARGS(ARG_NAME(path), ARG_TEXT(d.message)));
-  } else {
-    (void)onnxshape__format(msg, sizeof msg, "{}", ONNXSHAPE__ARGS(ARG_TEXT(d.message)));
-  }
-  report(ctx, ONNXSHAPE_PROFILE_PORTABILITY, msg);
+  onnxshape__in_graph(d.message, sizeof d.message, path, NULL, d.message);
+  report(ctx, ONNXSHAPE_PROFILE_PORTABILITY, d.message);
 }
 
 /* An element that may be 0 at run time. */

@@ -175,18 +175,26 @@ static void check_declared(analysis *a, const model_graph *g, const graph_node *
   const value_decl *d = vs->decl;
   const slot_info *s = &a->ctx.slots[id];
   if (d == NULL || a->report == NULL) return;
-  char msg[ONNXSHAPE_DIAG_SIZE];
-  const char *where = g->path[0] != '\0' ? g->path : NULL;
   onnxshape_diag nd = {n->label, {0}};
+  /* A call has no version: "node 'c': output 'y' of function 'custom:F' ..." */
+  const char *op = n->version > 0 ? n->op_type : NULL;
+  char owner[ONNXSHAPE_DIAG_SIZE] = "";
+  if (op == NULL) {
+    (void)onnxshape__format(owner, sizeof owner, " of function '{}{}{}'",
+                            ONNXSHAPE__ARGS(ARG_NAME(n->domain), ARG_STR(n->domain[0] != '\0' ? ":" : ""),
+                                            ARG_NAME(n->op_type)));
+  }
   if (d->has_type && s->type != 0 && d->elem_type != s->type) {
-    (void)onnxshape__fail(&nd, ONNXSHAPE_ERR_INVALID_MODEL, n->op_type, n->version,
-                          "output '{}' is declared {} but is {}",
-                          ONNXSHAPE__ARGS(ARG_NAME(vs->name), ARG_STR(onnxshape_type_name(d->elem_type)),
+    (void)onnxshape__fail(&nd, ONNXSHAPE_ERR_INVALID_MODEL, op, n->version,
+                          "output '{}'{} is declared {} but is {}",
+                          ONNXSHAPE__ARGS(ARG_NAME(vs->name), ARG_TEXT(owner),
+                                          ARG_STR(onnxshape_type_name(d->elem_type)),
                                           ARG_STR(onnxshape_type_name(s->type))));
   } else if (d->has_shape && s->rank_known && d->rank != s->rank) {
-    (void)onnxshape__fail(&nd, ONNXSHAPE_ERR_INVALID_MODEL, n->op_type, n->version,
-                          "output '{}' is declared with rank {} but has rank {}",
-                          ONNXSHAPE__ARGS(ARG_NAME(vs->name), ARG_UINT(d->rank), ARG_UINT(s->rank)));
+    (void)onnxshape__fail(&nd, ONNXSHAPE_ERR_INVALID_MODEL, op, n->version,
+                          "output '{}'{} is declared with rank {} but has rank {}",
+                          ONNXSHAPE__ARGS(ARG_NAME(vs->name), ARG_TEXT(owner), ARG_UINT(d->rank),
+                                          ARG_UINT(s->rank)));
   } else {
     if (!d->has_shape || !s->rank_known) return;
     size_t k = 0;
@@ -195,17 +203,13 @@ static void check_declared(analysis *a, const model_graph *g, const graph_node *
       k++;
     }
     if (k == d->rank) return;
-    (void)onnxshape__fail(&nd, ONNXSHAPE_ERR_INVALID_MODEL, n->op_type, n->version,
-                          "output '{}' is declared with dim {} = {} but it is {}",
-                          ONNXSHAPE__ARGS(ARG_NAME(vs->name), ARG_UINT(k), ARG_INT(d->dims[k].value),
-                                          ARG_INT(s->dims[k].v)));
+    (void)onnxshape__fail(&nd, ONNXSHAPE_ERR_INVALID_MODEL, op, n->version,
+                          "output '{}'{} is declared with dim {} = {} but it is {}",
+                          ONNXSHAPE__ARGS(ARG_NAME(vs->name), ARG_TEXT(owner), ARG_UINT(k),
+                                          ARG_INT(d->dims[k].value), ARG_INT(s->dims[k].v)));
   }
-  if (where != NULL) {
-    (void)onnxshape__format(msg, sizeof msg, "in {}: {}", ONNXSHAPE__ARGS(ARG_NAME(where), ARG_TEXT(nd.message)));
-  } else {
-    (void)onnxshape__format(msg, sizeof msg, "{}", ONNXSHAPE__ARGS(ARG_TEXT(nd.message)));
-  }
-  report_node(a, ONNXSHAPE_PROFILE_CONFLICT, msg);
+  onnxshape__in_graph(nd.message, sizeof nd.message, g->path, NULL, nd.message);
+  report_node(a, ONNXSHAPE_PROFILE_CONFLICT, nd.message);
 }
 
 static onnxshape_status analyse_graph(analysis *a, const model_graph *g, int certain,
@@ -288,14 +292,8 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
     /* A node that cannot succeed whatever the data. */
     char msg[ONNXSHAPE_DIAG_SIZE];
     const char *text = diag != NULL ? diag->message : onnxshape_status_text(st);
-    if (g->path[0] != '\0') {
-      (void)onnxshape__format(msg, sizeof msg, "in {}{}: {}",
-                              ONNXSHAPE__ARGS(ARG_NAME(g->path),
-                                              ARG_STR(certain ? "" : " (a subgraph that may not run)"),
-                                              ARG_TEXT(text)));
-    } else {
-      (void)onnxshape__format(msg, sizeof msg, "{}", ONNXSHAPE__ARGS(ARG_TEXT(text)));
-    }
+    onnxshape__in_graph(msg, sizeof msg, g->path, certain ? NULL : "(a subgraph that may not run)",
+                        text);
     if (certain && a->report == NULL) {
       if (diag != NULL) {
         diag->node = caller;

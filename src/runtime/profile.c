@@ -59,28 +59,33 @@ static void add_domain(void *ctx, int rule, const char *message) {
   add(ctx, (onnxshape_profile_rule)rule, msg);
 }
 
-static void add_default(onnxshape_profile_report *r, const graph_node *n, const char *attr,
-                        const char *value) {
+/* Node n of graph g leaves `attr` at its default: a finding named by the
+ * graph's path too (each call of a function has its own body, whose
+ * references may set the attribute or not). */
+static void add_default(onnxshape_profile_report *r, const model_graph *g, const graph_node *n,
+                        const char *attr, const char *value) {
   onnxshape_diag d = {n->label, {0}};
   (void)onnxshape__fail(&d, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, onnxshape_op_name((onnxshape_op)n->kind),
                         n->version,
                         "attribute '{}' is not set; the SONNX profile forbids relying on its "
                         "default ({})",
                         ONNXSHAPE__ARGS(ARG_STR(attr), ARG_STR(value)));
+  onnxshape__in_graph(d.message, sizeof d.message, g->path, NULL, d.message);
   add(r, ONNXSHAPE_PROFILE_DEFAULT, d.message);
 }
 
 static void check_defaults(onnxshape_profile_report *r, const onnxshape_model *m) {
   for (size_t k = 0; k < m->n_graphs; k++) {
-  for (size_t i = 0; i < m->graphs[k]->n_nodes; i++) {
-    const graph_node *n = &m->graphs[k]->nodes[i];
-    if (n->kind == NODE_SHAPE && n->version >= 15) {
-      if (!n->shape_attrs.has_start) add_default(r, n, "start", "0");
-      if (!n->shape_attrs.has_end) add_default(r, n, "end", "the input's rank");
-    } else if (n->kind == NODE_RESHAPE && n->version >= 14 && !n->reshape_attrs.has_allowzero) {
-      add_default(r, n, "allowzero", "0");
+    const model_graph *g = m->graphs[k];
+    for (size_t i = 0; i < g->n_nodes; i++) {
+      const graph_node *n = &g->nodes[i];
+      if (n->kind == NODE_SHAPE && n->version >= 15) {
+        if (!n->shape_attrs.has_start) add_default(r, g, n, "start", "0");
+        if (!n->shape_attrs.has_end) add_default(r, g, n, "end", "the input's rank");
+      } else if (n->kind == NODE_RESHAPE && n->version >= 14 && !n->reshape_attrs.has_allowzero) {
+        add_default(r, g, n, "allowzero", "0");
+      }
     }
-  }
   }
 }
 

@@ -455,8 +455,9 @@ twice = function("Twice", "custom", ["X"], ["Y", "n"], [
     node("Size", ["Y"], ["n"], name="count")], opset=15)
 
 
-def fn_model(nodes, functions, inputs, outputs, opset=15):
-    return model(nodes, inputs, outputs, opset=opset, extra_opsets=[("custom", 1)]) + \
+def fn_model(nodes, functions, inputs, outputs, opset=15, initializers=(), graph_extra=b""):
+    return model(nodes, inputs, outputs, initializers=initializers, opset=opset,
+                 extra_opsets=[("custom", 1)], graph_extra=graph_extra) + \
         b"".join(f_bytes(25, f) for f in functions)
 
 
@@ -494,3 +495,76 @@ twice_imported = function("Flatten2", "custom", ["X"], ["Y"], [
 write("function_two_imports.onnx", fn_model([
     node("Flatten2", ["x"], ["y"], domain="custom", name="call")],
     [twice_imported], [value_info("x", "float", [2])], [value_info("y", "int64")]))
+# Scopes and names: Pick's If takes both branches from the call, and they
+# see the caller's names (x), as ONNX's scoping says; the first call's
+# condition is known (then: x's shape), the second's is not (both, joined).
+# Both calls are named "pick": their bodies' paths differ (pick, pick#2).
+# y1 is declared with 3 dims: a conflict named by the call's function. Relu
+# here is a function of the default domain, which ONNX's operator shadows.
+pick = function("Pick", "custom", ["C"], ["Y"], [
+    node("If", ["C"], ["Y"], [ref("then_branch", A_GRAPH, "tb"), ref("else_branch", A_GRAPH, "eb")],
+         name="if")], attrs=["tb", "eb"], opset=15)
+pick_then = graph([node("Shape", ["x"], ["sx"], name="shape_x")], [], [value_info("sx", "int64")],
+                  name="tb")
+pick_else = graph([node("Shape", ["x"], ["sx1"], [attr("start", A_INT, 1)], name="shape_x1")], [],
+                  [value_info("sx1", "int64")], name="eb")
+relu_fn = function("Relu", "", ["X"], ["Y"], [node("Shape", ["X"], ["Y"], name="not_relu")])
+pick_branches = [attr("tb", A_GRAPH, pick_then), attr("eb", A_GRAPH, pick_else)]
+write("function_scopes.onnx", fn_model([
+    node("Equal", ["one", "one"], ["yes"], name="yes"),
+    node("Pick", ["yes"], ["y1"], pick_branches, domain="custom", name="pick"),
+    node("Relu", ["x"], ["h"], name="relu"),
+    node("Pick", ["flag"], ["y2"], pick_branches, domain="custom", name="pick")],
+    [pick, relu_fn], [value_info("x", "float", ["N", 3]), value_info("flag", "bool", [])],
+    [value_info("y1", "int64"), value_info("y2", "int64"), value_info("h", "float")],
+    initializers=[i64("one", [1], [])],
+    graph_extra=f_bytes(13, value_info("y1", "int64", [3]))))
+# An attribute reference outside any function refers to nothing.
+write("function_stray_ref.onnx", fn_model([
+    node("Concat", ["x", "x"], ["y"], [ref("axis", A_INT, "ax")], name="cat")],
+    [], [value_info("x", "int64", [2])], [value_info("y", "int64")]))
+# A load error inside an If in a body names the graph it is in.
+bad_branch = function("Guard", "custom", ["C", "X"], ["Y"], [
+    node("If", ["C"], ["Y"], [
+        attr("then_branch", A_GRAPH, graph([node("Shape", ["nope"], ["s"], name="bad")], [],
+                                           [value_info("s", "int64")], name="t")),
+        attr("else_branch", A_GRAPH, graph([node("Shape", ["X"], ["s"], name="good")], [],
+                                           [value_info("s", "int64")], name="e"))],
+         name="if")], opset=15)
+write("function_bad_branch.onnx", fn_model([
+    node("Guard", ["flag", "x"], ["y"], domain="custom", name="guard")],
+    [bad_branch], [value_info("flag", "bool", []), value_info("x", "float", [2])],
+    [value_info("y", "int64")]))
+# A function output that nothing in the body produces.
+write("function_no_output.onnx", fn_model([
+    node("Hollow", ["x"], ["y"], domain="custom", name="hollow")],
+    [function("Hollow", "custom", ["X"], ["Y"], [node("Shape", ["X"], ["S"], name="s")], opset=15)],
+    [value_info("x", "float", [2])], [value_info("y", "int64")]))
+# A graph passed in cannot see the call's own outputs (they are defined
+# after the call); a GRAPH reference cannot take a GRAPHS attribute.
+write("function_self_output.onnx", fn_model([
+    node("Pick", ["flag"], ["y"], [
+        attr("tb", A_GRAPH, graph([node("Shape", ["y"], ["sy"], name="shape_y")], [],
+                                  [value_info("sy", "int64")], name="tb")),
+        attr("eb", A_GRAPH, pick_else)], domain="custom", name="pick")],
+    [pick], [value_info("x", "float", ["N", 3]), value_info("flag", "bool", [])],
+    [value_info("y", "int64")]))
+write("function_ref_type.onnx", fn_model([
+    node("Pick", ["flag"], ["y"], [f_str(1, "tb") + f_int(20, 10) + f_bytes(11, pick_then),
+                                   attr("eb", A_GRAPH, pick_else)], domain="custom", name="pick")],
+    [pick], [value_info("x", "float", ["N", 3]), value_info("flag", "bool", [])],
+    [value_info("y", "int64")]))
+# Paths stay unique when a node's name holds "/" (a/then_branch/b here
+# names a node of the main graph and a node in a's then_branch).
+def two_branches(inner):
+    return [attr("then_branch", A_GRAPH, graph(inner, [], [value_info("o", "int64")], name="t")),
+            attr("else_branch", A_GRAPH, graph([node("Shape", ["x"], ["o"], name="e")], [],
+                                               [value_info("o", "int64")], name="e"))]
+write("paths_unique.onnx", model([
+    node("If", ["flag"], ["ya"], two_branches([
+        node("If", ["flag"], ["o"], two_branches([node("Shape", ["x"], ["o"], name="s")]),
+             name="b")]), name="a"),
+    node("If", ["flag"], ["yb"], two_branches([node("Shape", ["x"], ["o"], name="s")]),
+         name="a/then_branch/b")],
+    [value_info("x", "float", [2]), value_info("flag", "bool", [])],
+    [value_info("ya", "int64"), value_info("yb", "int64")], opset=15))

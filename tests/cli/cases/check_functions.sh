@@ -12,3 +12,7 @@ echo "exit $?"
 echo "exit $?"
 "$ONNXSHAPE" infer function_two_imports.onnx
 echo "exit $?"
+# The SONNX profile's findings in bodies name the call: call2 leaves
+# allowzero to its default through the reference, call1 sets it.
+"$ONNXSHAPE" check --profile sonnx functions.onnx
+echo "exit $?"
