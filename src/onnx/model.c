@@ -683,6 +683,14 @@ static int claim_path(onnxshape_model *m, const char *path) {
   return 1;
 }
 
+/* "BASE#INDEX" in the model's arena, or NULL when out of memory. */
+static const char *with_index(onnxshape_model *m, const char *base, size_t index) {
+  size_t need = strlen(base) + 24;
+  char *made = model_alloc(m, need, 1);
+  if (made != NULL) (void)snprintf(made, need, "%s#%zu", base, index);
+  return made;
+}
+
 /* The path of a graph that node n of g holds: g's path, n's part (its
  * name, or OP#INDEX without one), then `what` (an attribute, "[k]" after it
  * when many; or a function). While the path is taken (a name used twice, a
@@ -692,15 +700,8 @@ static const char *graph_path(onnxshape_model *m, model_graph *g, graph_node *n,
                               const char *what, int many, size_t k) {
   size_t index = (size_t)(n - g->nodes);
   const char *part = n->path_name;
-  if (part == NULL && n->name[0] != '\0') part = n->name;
-  if (part == NULL) {
-    size_t need = strlen(n->op_type) + 24;
-    char *made = model_alloc(m, need, 1);
-    if (made == NULL) return NULL;
-    (void)snprintf(made, need, "%s#%zu", n->op_type, index);
-    part = made;
-  }
-  for (;;) {
+  if (part == NULL) part = n->name[0] != '\0' ? n->name : with_index(m, n->op_type, index);
+  while (part != NULL) {
     size_t need = strlen(g->path) + strlen(part) + strlen(what) + 32;
     char *path = model_alloc(m, need, 1);
     if (path == NULL) return NULL;
@@ -714,12 +715,9 @@ static const char *graph_path(onnxshape_model *m, model_graph *g, graph_node *n,
       n->path_name = part;
       return path;
     }
-    need = strlen(part) + 24;
-    char *made = model_alloc(m, need, 1);
-    if (made == NULL) return NULL;
-    (void)snprintf(made, need, "%s#%zu", part, index);
-    part = made;
+    part = with_index(m, part, index);
   }
+  return NULL;
 }
 
 void onnxshape__in_graph(char *out, size_t cap, const char *path, const char *note,
@@ -1108,10 +1106,8 @@ static const char *fn_domain(const Onnx__FunctionProto *f) {
   return is_default_domain(f->domain) ? "" : f->domain;
 }
 
-/* A function as messages name it, for "'{}{}{}'": DOMAIN:NAME, or NAME in
- * the default domain. */
-#define FN_ARGS(f)                                                                  \
-  ARG_NAME(fn_domain(f)), ARG_STR(fn_domain(f)[0] != '\0' ? ":" : ""), ARG_NAME((f)->name)
+/* A function as messages name it, for "'{}{}{}'". */
+#define FN_ARGS(f) ONNXSHAPE__OP_ARGS(fn_domain(f), (f)->name)
 
 /* 0 for the domains ONNX defines (the default domain, ai.onnx.*): a node
  * there names ONNX's operator, never a model-local function, as onnx's own
@@ -1710,15 +1706,10 @@ void onnxshape__op_counts_text(const op_count *counts, size_t n, size_t more, ch
   size_t at = 0;
   buf[0] = '\0';
   for (size_t k = 0; k < n && at + 1 < cap; k++) {
-    if (counts[k].domain[0] != '\0') {
-      at += onnxshape__format(buf + at, cap - at, "{}{}:{} ({})",
-                              ONNXSHAPE__ARGS(ARG_STR(k > 0 ? ", " : ""), ARG_NAME(counts[k].domain),
-                                              ARG_NAME(counts[k].op), ARG_UINT(counts[k].count)));
-    } else {
-      at += onnxshape__format(buf + at, cap - at, "{}{} ({})",
-                              ONNXSHAPE__ARGS(ARG_STR(k > 0 ? ", " : ""), ARG_NAME(counts[k].op),
-                                              ARG_UINT(counts[k].count)));
-    }
+    at += onnxshape__format(buf + at, cap - at, "{}{}{}{} ({})",
+                            ONNXSHAPE__ARGS(ARG_STR(k > 0 ? ", " : ""),
+                                            ONNXSHAPE__OP_ARGS(counts[k].domain, counts[k].op),
+                                            ARG_UINT(counts[k].count)));
   }
   if (more > 0 && at + 1 < cap) {
     (void)onnxshape__format(buf + at, cap - at, ", and {} more nodes of other operators",

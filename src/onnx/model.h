@@ -352,6 +352,11 @@ onnxshape_status onnxshape__model_infer_all(const onnxshape_model *m, onnxshape_
 void onnxshape__in_graph(char *out, size_t cap, const char *path, const char *note,
                          const char *message);
 
+/* An operator (or function) as messages name it, for "{}{}{}": DOMAIN:OP,
+ * or OP in the default domain (domain ""). */
+#define ONNXSHAPE__OP_ARGS(domain, op) \
+  ARG_NAME(domain), ARG_STR((domain)[0] != '\0' ? ":" : ""), ARG_NAME(op)
+
 /* Operators by count, for messages and summaries. */
 typedef struct op_count {
   const char *domain; /* "" for the default domain */

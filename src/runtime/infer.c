@@ -181,8 +181,7 @@ static void check_declared(analysis *a, const model_graph *g, const graph_node *
   char owner[ONNXSHAPE_DIAG_SIZE] = "";
   if (op == NULL) {
     (void)onnxshape__format(owner, sizeof owner, " of function '{}{}{}'",
-                            ONNXSHAPE__ARGS(ARG_NAME(n->domain), ARG_STR(n->domain[0] != '\0' ? ":" : ""),
-                                            ARG_NAME(n->op_type)));
+                            ONNXSHAPE__ARGS(ONNXSHAPE__OP_ARGS(n->domain, n->op_type)));
   }
   if (d->has_type && s->type != 0 && d->elem_type != s->type) {
     (void)onnxshape__fail(&nd, ONNXSHAPE_ERR_INVALID_MODEL, op, n->version,
