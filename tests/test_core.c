@@ -579,6 +579,56 @@ static void test_formatter(void) {
   CHECK_I64(onnxshape__format(buf, 0, "x", ONNXSHAPE__NO_ARGS), 0);
 }
 
+/* covers: ERROR-MESSAGE */
+/* The kernels' failures: onnxshape__defer records one in diag and
+ * onnxshape__finish words it as onnxshape__fail would have (with the node
+ * named at the time it is worded); finishing a success, a worded message or
+ * twice changes nothing, and a failure with no message gets "error N". */
+static void test_deferred_failure(void) {
+  onnxshape_diag d, now;
+  onnxshape_diag_init(&d);
+  onnxshape_diag_init(&now);
+  d.node = now.node = "n\t1";
+  CHECK_STATUS(onnxshape__defer(&d, ONNXSHAPE_ERR_OVERFLOW, "Size", 13,
+                                "{} dims[{}] = {}; {} {}", VAL_STR("data"), VAL_UINT(UINT64_MAX),
+                                VAL_INT(INT64_MIN)),
+               ONNXSHAPE_ERR_OVERFLOW);
+  CHECK(d.message[0] != '\0'); /* not worded yet, but never empty (diag_failed) */
+  CHECK_STATUS(onnxshape__finish(&d, ONNXSHAPE_ERR_OVERFLOW), ONNXSHAPE_ERR_OVERFLOW);
+  (void)onnxshape__fail(&now, ONNXSHAPE_ERR_OVERFLOW, "Size", 13, "{} dims[{}] = {}; {} {}",
+                        ONNXSHAPE__ARGS(ARG_STR("data"), ARG_UINT(UINT64_MAX), ARG_INT(INT64_MIN)));
+  CHECK_MESSAGE(d.message, "Size-13 (node 'n\\t1'): data dims[18446744073709551615] = "
+                           "-9223372036854775808; {?} {?}");
+  CHECK_STR(d.message, now.message);
+  /* Worded already: a second finish, or a success, leaves it. */
+  CHECK_STATUS(onnxshape__finish(&d, ONNXSHAPE_ERR_OVERFLOW), ONNXSHAPE_ERR_OVERFLOW);
+  CHECK_STR(d.message, now.message);
+  CHECK_STATUS(onnxshape__finish(&d, ONNXSHAPE_OK), ONNXSHAPE_OK);
+  CHECK_STR(d.message, now.message);
+  /* No operator, no values, and each kind the kernels record. */
+  d.node = NULL;
+  CHECK_STATUS(onnxshape__finish(&d, onnxshape__defer(&d, ONNXSHAPE_ERR_UNKNOWN_OPERATOR, NULL, 0,
+                                                      "no values")),
+               ONNXSHAPE_ERR_UNKNOWN_OPERATOR);
+  CHECK_MESSAGE(d.message, "no values");
+  CHECK_STATUS(onnxshape__finish(&d, onnxshape__defer(&d, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "Shape", 1,
+                                                      "'{}' [{}]", VAL_NAME("a\nb"),
+                                                      VAL_TYPES((1u << 1) | (1u << 7)))),
+               ONNXSHAPE_ERR_TYPE_NOT_ALLOWED);
+  CHECK_MESSAGE(d.message, "Shape-1: 'a\\nb' [float, int64]");
+#if !defined(ONNXSHAPE_NO_MESSAGES) /* there, every failure is worded where it happens */
+  /* A failure whose message is empty gets the status's number. */
+  d.message[0] = '\0';
+  CHECK_STATUS(onnxshape__finish(&d, ONNXSHAPE_ERR_IO), ONNXSHAPE_ERR_IO);
+  char io_number[32];
+  snprintf(io_number, sizeof io_number, "error %d", (int)ONNXSHAPE_ERR_IO);
+  CHECK_STR(d.message, io_number);
+#endif
+  /* No diag: the status alone. */
+  CHECK_STATUS(onnxshape__finish(NULL, onnxshape__defer(NULL, ONNXSHAPE_ERR_IO, "Size", 1, "x")),
+               ONNXSHAPE_ERR_IO);
+}
+
 /* The ACSL contracts of onnxshape_check_type() and onnxshape_op_version_get()
  * (include/onnxshape.h; onnxshape__enter in src/core/internal.h) are not
  * proved by WP: the version table is a finite function, so this test checks
@@ -839,7 +889,7 @@ RUN_TESTS(TEST_ENTRY(test_status_values_are_pinned), TEST_ENTRY(test_type_table)
           TEST_ENTRY(test_storage_bytes), TEST_ENTRY(test_version_resolution),
           TEST_ENTRY(test_op_names), TEST_ENTRY(test_type_sets_per_version),
           TEST_ENTRY(test_new_types_at_their_version), TEST_ENTRY(test_attribute_specs),
-          TEST_ENTRY(test_dims_count), TEST_ENTRY(test_wide_arithmetic), TEST_ENTRY(test_diag_format), TEST_ENTRY(test_check_known_allowzero), TEST_ENTRY(test_escape), TEST_ENTRY(test_formatter),
+          TEST_ENTRY(test_dims_count), TEST_ENTRY(test_wide_arithmetic), TEST_ENTRY(test_diag_format), TEST_ENTRY(test_check_known_allowzero), TEST_ENTRY(test_escape), TEST_ENTRY(test_formatter), TEST_ENTRY(test_deferred_failure),
           TEST_ENTRY(test_version_contracts_exhaustive),
           TEST_ENTRY(test_inlined_catalog_exhaustive),
           TEST_ENTRY(test_diag_state_every_kernel), TEST_ENTRY(test_reshape_status_exhaustive))

@@ -6,5 +6,5 @@
 
 onnxshape_status onnxshape_check_type(onnxshape_op op, int version, int32_t type,
                                       onnxshape_diag *diag) {
-  return onnxshape__enter(op, version, type, diag);
+  return onnxshape__finish(diag, onnxshape__enter(op, version, type, diag));
 }

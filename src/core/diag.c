@@ -402,3 +402,71 @@ onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
   return status;
 }
 #endif
+
+#if !defined(ONNXSHAPE_NO_MESSAGES)
+/* A failure that onnxshape__record keeps in diag->message until
+ * onnxshape__finish words it: this header, then the three values, each
+ * copied in and out on its own (the message is a char array), so that
+ * neither function holds the whole record in its frame: onnxshape__record
+ * runs under every rule's frame. */
+typedef struct pending {
+  unsigned char mark; /* ONNXSHAPE__PENDING */
+  onnxshape_status status;
+  int version;
+  uint32_t kinds;
+  const char *op_name;
+  const char *fmt;
+} pending;
+#define VALUE_AT(k) \
+  ((((sizeof(pending) + (size_t)7) / (size_t)8) * (size_t)8) + ((k) * sizeof(onnxshape__argval)))
+_Static_assert(VALUE_AT((size_t)3) <= (size_t)ONNXSHAPE_DIAG_SIZE,
+               "a recorded failure fits in diag->message");
+
+/* Copies n bytes between a field of the record and the message. */
+static void copy_bytes(unsigned char *dst, const unsigned char *src, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    dst[i] = src[i];
+  }
+}
+
+onnxshape_status onnxshape__record(onnxshape_diag *diag, onnxshape_status status, uint32_t kinds,
+                                   const char *op_name, int version, const char *fmt,
+                                   onnxshape__argval a, onnxshape__argval b, onnxshape__argval c) {
+  if (diag != NULL) {
+    unsigned char *m = (unsigned char *)diag->message;
+    const pending p = {ONNXSHAPE__PENDING, status, version, kinds, op_name, fmt};
+    copy_bytes(m, (const unsigned char *)&p, sizeof p);
+    copy_bytes(&m[VALUE_AT((size_t)0)], (const unsigned char *)&a, sizeof a);
+    copy_bytes(&m[VALUE_AT((size_t)1)], (const unsigned char *)&b, sizeof b);
+    copy_bytes(&m[VALUE_AT((size_t)2)], (const unsigned char *)&c, sizeof c);
+  }
+  return status;
+}
+
+onnxshape_status onnxshape__finish(onnxshape_diag *diag, onnxshape_status status) {
+  if (status == ONNXSHAPE_OK || diag == NULL) {
+    return status;
+  }
+  const unsigned char *m = (const unsigned char *)diag->message;
+  if (m[0] == ONNXSHAPE__PENDING) {
+    pending p;
+    onnxshape__arg args[3];
+    size_t n = 0;
+    copy_bytes((unsigned char *)&p, m, sizeof p);
+    for (; n < 3u; n++) {
+      uint32_t kind = (p.kinds >> (4u * n)) & 15u;
+      if (kind == (uint32_t)ONNXSHAPE__NO_KIND) {
+        break;
+      }
+      args[n].kind = (onnxshape__arg_kind)kind;
+      copy_bytes((unsigned char *)&args[n].v, &m[VALUE_AT(n)], sizeof args[n].v);
+    }
+    (void)onnxshape__fail(diag, p.status, p.op_name, p.version, p.fmt, args, n);
+  } else if (m[0] == 0u) {
+    (void)put_error_number(diag->message, status); /* a failure always has a message */
+  } else {
+    /* worded already */
+  }
+  return status;
+}
+#endif

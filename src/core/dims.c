@@ -84,36 +84,35 @@ onnxshape_status onnxshape_dims_count(const int64_t *dims, size_t rank, int64_t 
   return count_dims(dims, rank, count, &bad);
 }
 
-/* The message of a rejected count; out of line, so that the accepting path
- * of onnxshape__count needs no stack frame. */
+/* The message of a rejected count. */
 /*@ requires diag_ok(diag);
     requires st == ONNXSHAPE_ERR_NEGATIVE_DIM || st == ONNXSHAPE_ERR_OVERFLOW;
     requires bad < rank && \valid_read(dims + bad);
     assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
     ensures \result == st && diag_failed(diag);
 */
-ONNXSHAPE_NOINLINE static onnxshape_status count_fail(const char *op_name, int version,
-                                                      const char *what, const int64_t *dims,
-                                                      size_t rank, onnxshape_status st, size_t bad,
-                                                      onnxshape_diag *diag) {
+static ONNXSHAPE_INLINE onnxshape_status count_fail(const char *op_name, int version,
+                                                   const char *what, const int64_t *dims,
+                                                   size_t rank, onnxshape_status st, size_t bad,
+                                                   onnxshape_diag *diag) {
   (void)rank; /* bounds bad, in the contract */
 #if defined(ONNXSHAPE_NO_MESSAGES)
   (void)what, (void)dims, (void)bad; /* message arguments only */
 #endif
   if (st == ONNXSHAPE_ERR_NEGATIVE_DIM) {
-    return onnxshape__fail(diag, st, op_name, version,
-                           "{} dims[{}] = {}; a dimension cannot be negative", ONNXSHAPE__ARGS(ARG_STR(what), ARG_UINT(bad), ARG_INT(dims[bad])));
+    return onnxshape__defer(diag, st, op_name, version,
+                            "{} dims[{}] = {}; a dimension cannot be negative", VAL_STR(what), VAL_UINT(bad), VAL_INT(dims[bad]));
   }
-  return onnxshape__fail(diag, st, op_name, version,
-                         "{} element count overflows int64 at dims[{}] = {}", ONNXSHAPE__ARGS(ARG_STR(what), ARG_UINT(bad), ARG_INT(dims[bad])));
+  return onnxshape__defer(diag, st, op_name, version,
+                          "{} element count overflows int64 at dims[{}] = {}", VAL_STR(what), VAL_UINT(bad), VAL_INT(dims[bad]));
 }
 
 onnxshape_status onnxshape__count(const char *op_name, int version, const char *what,
                                   const int64_t *dims, size_t rank, int64_t *count,
                                   onnxshape_diag *diag) {
   if (dims == NULL && rank > 0u) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, op_name, version,
-                           "{} has rank {} but no dims", ONNXSHAPE__ARGS(ARG_STR(what), ARG_UINT(rank)));
+    return onnxshape__defer(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, op_name, version,
+                            "{} has rank {} but no dims", VAL_STR(what), VAL_UINT(rank));
   }
   size_t bad = 0u; /* set by count_dims on failure; initialised for -O3 -Wmaybe-uninitialized */
   onnxshape_status st = count_dims(dims, rank, count, &bad);

@@ -57,13 +57,16 @@ typedef enum onnxshape__arg_kind {
   ONNXSHAPE__ARG_TYPES /* a type mask (bit t for type t) as "float, uint8, ..." */
 } onnxshape__arg_kind;
 
+/* An argument's value, as its kind says. */
+typedef union onnxshape__argval {
+  int64_t i;
+  uint64_t u;
+  const char *s; /* NULL prints as "(null)" */
+} onnxshape__argval;
+
 typedef struct onnxshape__arg {
   onnxshape__arg_kind kind;
-  union {
-    int64_t i;
-    uint64_t u;
-    const char *s; /* NULL prints as "(null)" */
-  } v;
+  onnxshape__argval v;
 } onnxshape__arg;
 
 #define ARG_INT(x) ((onnxshape__arg){ONNXSHAPE__ARG_INT, {.i = (int64_t)(x)}})
@@ -121,6 +124,83 @@ onnxshape_status onnxshape__fail(onnxshape_diag *diag, onnxshape_status status,
 /* An error that belongs to no operator: "<message>", or "node '<node>':
  * <message>" when diag names a node. */
 #define onnxshape__error(diag, status, ...) onnxshape__fail((diag), (status), NULL, 0, __VA_ARGS__)
+
+/* ---- the kernels' failures: recorded deep, worded at the entry -------------
+ * A kernel's rules run several calls deep, and wording a message there would
+ * put the formatter's frames on top of all of theirs (on a Cortex-M4 that
+ * was the worst case of every entry point's stack). So the rules of the
+ * kernels (src/ops, and onnxshape__count and onnxshape__reject) record a
+ * failure instead, and the public entry point words it once the rules have
+ * returned:
+ *
+ *   return onnxshape__defer(diag, ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE, "Reshape", version,
+ *                           "shape[{}] = {}; a dimension cannot be below -1",
+ *                           VAL_UINT(i), VAL_INT(x));
+ *   ...
+ *   return onnxshape__finish(diag, st);   (in the entry point, on every failure)
+ *
+ * The format and its arguments are those of onnxshape__fail, at most three
+ * (VAL_INT, VAL_UINT, VAL_STR, VAL_NAME, VAL_TYPES), passed by value so that
+ * no argument array sits in a rule's frame. The record lives in
+ * diag->message, marked by a first byte (ONNXSHAPE__PENDING, a control
+ * character no worded message starts with), and holds pointers into the
+ * caller's strings: the entry point words it before it returns, so they are
+ * alive. onnxshape__finish leaves a worded message as it is, so finishing
+ * twice, or a failure worded at once, is harmless. */
+#define ONNXSHAPE__PENDING 0x01u
+#define VAL_INT(x) ONNXSHAPE__ARG_INT, .i = (int64_t)(x)
+#define VAL_UINT(x) ONNXSHAPE__ARG_UINT, .u = (uint64_t)(x)
+#define VAL_STR(x) ONNXSHAPE__ARG_STR, .s = (x)
+#define VAL_NAME(x) ONNXSHAPE__ARG_NAME, .s = (x)
+#define VAL_TYPES(mask) ONNXSHAPE__ARG_TYPES, .u = (uint64_t)(mask)
+/* The kinds of the three values, 4 bits each (ONNXSHAPE__NO_KIND: not used). */
+#define ONNXSHAPE__KINDS(k0, k1, k2) \
+  ((uint32_t)(k0) | ((uint32_t)(k1) << 4) | ((uint32_t)(k2) << 8))
+#define ONNXSHAPE__NO_KIND 15
+/* onnxshape__defer's arguments after the format, padded to three (kind,
+ * value) pairs and one spare (ISO C wants an argument for every `...`); a
+ * second macro picks them (the values' commas separate arguments only once
+ * VAL_* has been expanded). */
+#define onnxshape__defer(diag, status, op_name, version, ...)                              \
+  ONNXSHAPE__DEFER_PICK((diag), (status), (op_name), (version), __VA_ARGS__,               \
+                        ONNXSHAPE__NO_KIND, .u = 0u, ONNXSHAPE__NO_KIND, .u = 0u,          \
+                        ONNXSHAPE__NO_KIND, .u = 0u, 0)
+
+#if defined(ONNXSHAPE_NO_MESSAGES) && !defined(__FRAMAC__)
+#define ONNXSHAPE__DEFER_PICK(diag, status, op_name, version, fmt, ...) \
+  ((void)(op_name), (void)(version), onnxshape__failed((diag), (status)))
+/* Without messages a failure is worded where it happens ("error N"). */
+#define onnxshape__finish(diag, status) (status)
+#elif !defined(__FRAMAC__)
+#define ONNXSHAPE__DEFER_PICK(diag, status, op_name, version, fmt, k0, v0, k1, v1, k2, v2, ...) \
+  onnxshape__record((diag), (status), ONNXSHAPE__KINDS(k0, k1, k2), (op_name), (version),     \
+                    (fmt), (onnxshape__argval){v0}, (onnxshape__argval){v1},                   \
+                    (onnxshape__argval){v2})
+/* Records a failure in diag (when not NULL) and returns status (diag.c). */
+onnxshape_status onnxshape__record(onnxshape_diag *diag, onnxshape_status status, uint32_t kinds,
+                                   const char *op_name, int version, const char *fmt,
+                                   onnxshape__argval a, onnxshape__argval b, onnxshape__argval c);
+/* Words the failure recorded in diag, if there is one, as onnxshape__fail
+ * would have; returns status. */
+onnxshape_status onnxshape__finish(onnxshape_diag *diag, onnxshape_status status);
+#else
+/* For the proofs a recorded failure is onnxshape__fail's contract (it writes
+ * only diag->message and leaves it not empty), and wording it is the
+ * contract below: diag.c, like the formatter, is among the assumptions of
+ * docs/proofs.md and is tested (tests/test_core.c). */
+#define ONNXSHAPE__DEFER_PICK(diag, status, op_name, version, fmt, k0, v0, k1, v1, k2, v2, ...) \
+  onnxshape__fail((diag), (status), (op_name), (version), (fmt),                                \
+                  (const onnxshape__arg[]){{(k0), {v0}}, {(k1), {v1}}, {(k2), {v2}}}, 3u)
+/*@ requires diag_ok(diag);
+    assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
+    ensures \result == status;
+    // ERROR-MESSAGE: a success keeps the message as it was (cleared), a
+    // failure leaves one that is not empty.
+    ensures status == ONNXSHAPE_OK ==> diag_kept{Pre,Post}(diag);
+    ensures status != ONNXSHAPE_OK ==> diag_failed(diag);
+*/
+onnxshape_status onnxshape__finish(onnxshape_diag *diag, onnxshape_status status);
+#endif
 
 /* ---- builds optimized for size ---------------------------------------------
  * Where the compiler optimizes for size (GCC and clang define

@@ -178,8 +178,8 @@ onnxshape_status onnxshape__reject(onnxshape_op op, int version, int32_t type,
   /* Decided from the catalog's lists alone (catalog_fns.h), not from the
    * version tables above: a build without messages then links no table. */
   if ((unsigned)op - 1u >= 3u) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR, NULL, 0,
-                           "unknown operator number {}", ONNXSHAPE__ARGS(ARG_INT(op)));
+    return onnxshape__defer(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR, NULL, 0,
+                            "unknown operator number {}", VAL_INT(op));
   }
   int32_t last = onnxshape__last_type(op, version);
   int reshape1 = 0;
@@ -187,19 +187,19 @@ onnxshape_status onnxshape__reject(onnxshape_op op, int version, int32_t type,
     reshape1 = 1;
   }
   if (last == 0 && reshape1 == 0) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_UNKNOWN_VERSION, NULL, 0,
-                           "{} has no version {} (use onnxshape_resolve_version for an opset)",
-                           ONNXSHAPE__ARGS(ARG_STR(onnxshape_op_name(op)), ARG_INT(version)));
+    return onnxshape__defer(diag, ONNXSHAPE_ERR_UNKNOWN_VERSION, NULL, 0,
+                            "{} has no version {} (use onnxshape_resolve_version for an opset)",
+                            VAL_STR(onnxshape_op_name(op)), VAL_INT(version));
   }
   if (type < 1 || type > ONNXSHAPE_TYPE_LAST) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_UNKNOWN_TYPE, onnxshape_op_name(op), version,
-                           "element type {} is not a known TensorProto data type (1 to {})",
-                           ONNXSHAPE__ARGS(ARG_INT(type), ARG_INT(ONNXSHAPE_TYPE_LAST)));
+    return onnxshape__defer(diag, ONNXSHAPE_ERR_UNKNOWN_TYPE, onnxshape_op_name(op), version,
+                            "element type {} is not a known TensorProto data type (1 to {})",
+                            VAL_INT(type), VAL_INT(ONNXSHAPE_TYPE_LAST));
   }
-  return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, onnxshape_op_name(op), version,
-                         "input type {} is not allowed (allowed: {})",
-                         ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(type)),
-                                         ARG_TYPES(reshape1 != 0 ? ONNXSHAPE__FLOAT_TYPES
-                                                                 : ONNXSHAPE__TYPES_UP_TO(last))));
+  return onnxshape__defer(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, onnxshape_op_name(op), version,
+                          "input type {} is not allowed (allowed: {})",
+                          VAL_STR(onnxshape_type_name(type)),
+                                         VAL_TYPES(reshape1 != 0 ? ONNXSHAPE__FLOAT_TYPES
+                                                                 : ONNXSHAPE__TYPES_UP_TO(last)));
 }
 

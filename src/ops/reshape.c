@@ -82,8 +82,8 @@ static void write_dims(const int64_t *shape, size_t shape_len, const int64_t *in
 static onnxshape_status check_out_dims(int version, size_t shape_len, size_t out_capacity,
                                        onnxshape_diag *diag) {
   if (out_capacity < shape_len) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_BUFFER_TOO_SMALL, "Reshape", version,
-                           "the output has {} dims; out_dims holds {}", ONNXSHAPE__ARGS(ARG_UINT(shape_len), ARG_UINT(out_capacity)));
+    return onnxshape__defer(diag, ONNXSHAPE_ERR_BUFFER_TOO_SMALL, "Reshape", version,
+                            "the output has {} dims; out_dims holds {}", VAL_UINT(shape_len), VAL_UINT(out_capacity));
   }
   return ONNXSHAPE_OK;
 }
@@ -105,12 +105,11 @@ onnxshape_status onnxshape_reshape_infer(int version, int32_t type, const int64_
 #endif
   onnxshape_status st = onnxshape__reshape_plan(version, type, in_dims, in_rank, shape, shape_len, attrs,
                              out_dims != NULL, &n, &minus_one, &value, diag);
-  if (st != ONNXSHAPE_OK) {
-    return st;
+  if (st == ONNXSHAPE_OK) {
+    st = check_out_dims(version, shape_len, out_capacity, diag);
   }
-  st = check_out_dims(version, shape_len, out_capacity, diag);
   if (st != ONNXSHAPE_OK) {
-    return st;
+    return onnxshape__finish(diag, st);
   }
   write_dims(shape, shape_len, in_dims, in_rank, (int)allowzero_value(attrs), minus_one, value, n,
              out_dims, out_capacity);
@@ -127,14 +126,37 @@ onnxshape_status onnxshape_reshape_check_shape_input(int version, int32_t type, 
   }
   if (type != (int32_t)ONNXSHAPE_TYPE_INT64) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "Reshape", version,
-                           "the 'shape' input is {}; it must be int64", ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(type))));
+                           "the 'shape' input is {}; it must be int64",
+                           ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(type))));
   }
   if (rank != 1u) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_RANK, "Reshape", version,
-                           "the 'shape' input has rank {}; it must be 1-D", ONNXSHAPE__ARGS(ARG_UINT(rank)));
+                           "the 'shape' input has rank {}; it must be 1-D",
+                           ONNXSHAPE__ARGS(ARG_UINT(rank)));
   }
   onnxshape__diag_clear(diag);
   return ONNXSHAPE_OK;
+}
+
+/* Data that holds fewer bytes than its dims need. The message has four
+ * arguments, one more than onnxshape__defer records, so it is worded at once,
+ * out of line: its arguments are not in the entry point's frame, on which
+ * every rule's frame sits. */
+/*@ requires diag_ok(diag);
+    // STORAGE-BYTES
+    assigns diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
+    ensures \result == ONNXSHAPE_ERR_DATA_SIZE && diag_failed(diag);
+*/
+ONNXSHAPE_NOINLINE static onnxshape_status data_size_fail(int version, int64_t n, int32_t type,
+                                                          size_t need, size_t held,
+                                                          onnxshape_diag *diag) {
+#if defined(ONNXSHAPE_NO_MESSAGES)
+  (void)n, (void)type, (void)need, (void)held; /* message arguments only */
+#endif
+  return onnxshape__fail(diag, ONNXSHAPE_ERR_DATA_SIZE, "Reshape", version,
+                         "{} elements of {} need {} bytes; the data holds {}",
+                         ONNXSHAPE__ARGS(ARG_INT(n), ARG_STR(onnxshape_type_name(type)),
+                                         ARG_UINT(need), ARG_UINT(held)));
 }
 
 /* Reshape into caller memory: checks everything first (the rules, out_dims,
@@ -206,16 +228,18 @@ static ONNXSHAPE_INLINE onnxshape_status run_common(int version, const onnxshape
     }
     st = onnxshape_type_storage_bytes(data->type, n, &need);
     if (st != ONNXSHAPE_OK) {
-      return onnxshape__fail(diag, st, "Reshape", version,
-                             "{} elements of {} do not fit in memory", ONNXSHAPE__ARGS(ARG_INT(n), ARG_STR(onnxshape_type_name(data->type))));
+      return onnxshape__defer(diag, st, "Reshape", version,
+                              "{} elements of {} do not fit in memory", VAL_INT(n),
+                              VAL_STR(onnxshape_type_name(data->type)));
     }
     if (data->data_bytes < need || (data->data == NULL && need > 0u)) {
-      return onnxshape__fail(diag, ONNXSHAPE_ERR_DATA_SIZE, "Reshape", version,
-                             "{} elements of {} need {} bytes; the data holds {}", ONNXSHAPE__ARGS(ARG_INT(n), ARG_STR(onnxshape_type_name(data->type)), ARG_UINT(need), ARG_UINT(data->data == NULL ? (size_t)0 : data->data_bytes)));
+      return data_size_fail(version, n, data->type, need,
+                            data->data == NULL ? (size_t)0 : data->data_bytes, diag);
     }
     if (copying != 0 && (dst_capacity < need || (dst == NULL && need > 0u))) {
-      return onnxshape__fail(diag, ONNXSHAPE_ERR_BUFFER_TOO_SMALL, "Reshape", version,
-                             "the output needs {} bytes; the destination holds {}", ONNXSHAPE__ARGS(ARG_UINT(need), ARG_UINT(dst == NULL ? (size_t)0 : dst_capacity)));
+      return onnxshape__defer(diag, ONNXSHAPE_ERR_BUFFER_TOO_SMALL, "Reshape", version,
+                              "the output needs {} bytes; the destination holds {}", VAL_UINT(need),
+                              VAL_UINT(dst == NULL ? (size_t)0 : dst_capacity));
     }
   }
   write_dims(shape, shape_len, data->dims, data->rank, (int)allowzero_value(attrs), minus_one,
@@ -237,7 +261,7 @@ onnxshape_status onnxshape_reshape_run_view(int version, const onnxshape_tensor 
   onnxshape_status st = run_common(version, data, shape, shape_len, attrs, out_dims,
                                    out_capacity, 0, NULL, 0, out, &bytes, diag);
   if (st != ONNXSHAPE_OK) {
-    return st;
+    return onnxshape__finish(diag, st);
   }
   out->data = data->data;
   return ONNXSHAPE_OK;
@@ -255,7 +279,7 @@ onnxshape_status onnxshape_reshape_run_copy(int version, const onnxshape_tensor 
                                    out_capacity, 1, dst, dst_capacity,
                                    out != NULL ? &result : NULL, &bytes, diag);
   if (st != ONNXSHAPE_OK) {
-    return st;
+    return onnxshape__finish(diag, st);
   }
   /*@ assert source_kept: \forall integer k; 0 <= k < bytes ==>
         ((char *)data->data)[k] == \at(((char *)data->data)[k], Pre);

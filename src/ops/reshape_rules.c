@@ -10,12 +10,12 @@ onnxshape_status onnxshape__reshape_allowzero(int version, const onnxshape_resha
     return ONNXSHAPE_OK;
   }
   if (version < ONNXSHAPE__ALLOWZERO_SINCE) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Reshape", version,
-                           "attribute 'allowzero' is not defined before Reshape-14", ONNXSHAPE__NO_ARGS);
+    return onnxshape__defer(diag, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Reshape", version,
+                            "attribute 'allowzero' is not defined before Reshape-14");
   }
   if (attrs->allowzero != 0 && attrs->allowzero != 1) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Reshape", version,
-                           "allowzero = {}; it must be 0 or 1", ONNXSHAPE__ARGS(ARG_INT(attrs->allowzero)));
+    return onnxshape__defer(diag, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Reshape", version,
+                            "allowzero = {}; it must be 0 or 1", VAL_INT(attrs->allowzero));
   }
   *allowzero = (int)attrs->allowzero;
   return ONNXSHAPE_OK;
@@ -81,8 +81,8 @@ static onnxshape_status check_targets(int version, const int64_t *shape,
       //@ assert value_status(shape, i, in_rank, allowzero) == ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE;
       //@ assert first_bad(shape, shape_len, in_rank, allowzero) >= i;
       //@ assert first_bad(shape, shape_len, in_rank, allowzero) == i;
-      return onnxshape__fail(diag, ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE, "Reshape", version,
-                             "shape[{}] = {}; a dimension cannot be below -1", ONNXSHAPE__ARGS(ARG_UINT(i), ARG_INT(x)));
+      return onnxshape__defer(diag, ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE, "Reshape", version,
+                              "shape[{}] = {}; a dimension cannot be below -1", VAL_UINT(i), VAL_INT(x));
     }
     if (x == -1) {
       if (found != NO_INDEX) {
@@ -90,9 +90,9 @@ static onnxshape_status check_targets(int version, const int64_t *shape,
         //@ assert value_status(shape, i, in_rank, allowzero) == ONNXSHAPE_ERR_MULTIPLE_INFERRED;
         //@ assert first_bad(shape, shape_len, in_rank, allowzero) >= i;
         //@ assert first_bad(shape, shape_len, in_rank, allowzero) == i;
-        return onnxshape__fail(diag, ONNXSHAPE_ERR_MULTIPLE_INFERRED, "Reshape", version,
-                               "shape[{}] and shape[{}] are both -1; at most one dimension "
-                               "can be inferred", ONNXSHAPE__ARGS(ARG_UINT(found), ARG_UINT(i)));
+        return onnxshape__defer(diag, ONNXSHAPE_ERR_MULTIPLE_INFERRED, "Reshape", version,
+                                "shape[{}] and shape[{}] are both -1; at most one dimension "
+                                "can be inferred", VAL_UINT(found), VAL_UINT(i));
       }
       found = i;
     }
@@ -101,9 +101,9 @@ static onnxshape_status check_targets(int version, const int64_t *shape,
         //@ assert value_status(shape, i, in_rank, allowzero) == ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE;
         //@ assert first_bad(shape, shape_len, in_rank, allowzero) >= i;
         //@ assert first_bad(shape, shape_len, in_rank, allowzero) == i;
-        return onnxshape__fail(diag, ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE, "Reshape", version,
-                               "shape[{}] = 0 copies input dimension {}, but the input has "
-                               "rank {}", ONNXSHAPE__ARGS(ARG_UINT(i), ARG_UINT(i), ARG_UINT(in_rank)));
+        return onnxshape__defer(diag, ONNXSHAPE_ERR_ZERO_OUT_OF_RANGE, "Reshape", version,
+                                "shape[{}] = 0 copies input dimension {}, but the input has "
+                                "rank {}", VAL_UINT(i), VAL_UINT(i), VAL_UINT(in_rank));
       }
       if (zero_at == NO_INDEX) {
         zero_at = i;
@@ -112,9 +112,9 @@ static onnxshape_status check_targets(int version, const int64_t *shape,
   }
   //@ assert first_bad(shape, shape_len, in_rank, allowzero) == shape_len;
   if (allowzero && zero_at != NO_INDEX && found != NO_INDEX) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_ZERO_WITH_INFERRED, "Reshape", version,
-                           "with allowzero=1, shape[{}] = 0 and shape[{}] = -1 cannot be "
-                           "combined", ONNXSHAPE__ARGS(ARG_UINT(zero_at), ARG_UINT(found)));
+    return onnxshape__defer(diag, ONNXSHAPE_ERR_ZERO_WITH_INFERRED, "Reshape", version,
+                            "with allowzero=1, shape[{}] = 0 and shape[{}] = -1 cannot be "
+                            "combined", VAL_UINT(zero_at), VAL_UINT(found));
   }
   *minus_one = found;
   return ONNXSHAPE_OK;
@@ -205,8 +205,8 @@ onnxshape_status onnxshape__reshape_plan(int version, int32_t type, const int64_
     return st;
   }
   if ((shape == NULL || !have_out) && shape_len > 0u) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Reshape", version,
-                           "shape and out_dims must not be NULL", ONNXSHAPE__NO_ARGS);
+    return onnxshape__defer(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Reshape", version,
+                            "shape and out_dims must not be NULL");
   }
   int allowzero;
   st = onnxshape__reshape_allowzero(version, attrs, &allowzero, diag);
@@ -235,33 +235,33 @@ onnxshape_status onnxshape__reshape_plan(int version, int32_t type, const int64_
      * elements, the -1 can only be 0 and the output (a zero-size tensor with
      * huge dims, like the input) is well defined; otherwise no count fits. */
     if (found == NO_INDEX || n != 0) {
-      return onnxshape__fail(diag, ONNXSHAPE_ERR_OVERFLOW, "Reshape", version,
-                             "the product of the target dimensions overflows int64 at "
-                             "shape[{}] = {}", ONNXSHAPE__ARGS(ARG_UINT(at), ARG_INT(resolved(shape, at, in_dims, allowzero))));
+      return onnxshape__defer(diag, ONNXSHAPE_ERR_OVERFLOW, "Reshape", version,
+                              "the product of the target dimensions overflows int64 at "
+                              "shape[{}] = {}", VAL_UINT(at), VAL_INT(resolved(shape, at, in_dims, allowzero)));
     }
   } else if (found != NO_INDEX) {
     if (p == 0) {
-      return onnxshape__fail(diag, ONNXSHAPE_ERR_INFERRED_FROM_ZERO, "Reshape", version,
-                             "shape[{}] = -1 cannot be inferred: the other dimensions "
-                             "multiply to 0", ONNXSHAPE__ARGS(ARG_UINT(found)));
+      return onnxshape__defer(diag, ONNXSHAPE_ERR_INFERRED_FROM_ZERO, "Reshape", version,
+                              "shape[{}] = -1 cannot be inferred: the other dimensions "
+                              "multiply to 0", VAL_UINT(found));
     }
     uint64_t rem;
     uint64_t q = onnxshape__udiv64((uint64_t)n, (uint64_t)p, &rem);
     //@ assert quotient: q == n / p && rem == n % p;
     if (rem != 0u) {
-      return onnxshape__fail(diag, ONNXSHAPE_ERR_NOT_DIVISIBLE, "Reshape", version,
-                             "shape[{}] = -1 cannot be inferred: {} elements do not divide "
-                             "by {}", ONNXSHAPE__ARGS(ARG_UINT(found), ARG_INT(n), ARG_INT(p)));
+      return onnxshape__defer(diag, ONNXSHAPE_ERR_NOT_DIVISIBLE, "Reshape", version,
+                              "shape[{}] = -1 cannot be inferred: {} elements do not divide "
+                              "by {}", VAL_UINT(found), VAL_INT(n), VAL_INT(p));
     }
     minus_one_value = (int64_t)q;
   } else if (p != n) {
     if (shape_len == 0u) {
-      return onnxshape__fail(diag, ONNXSHAPE_ERR_COUNT_MISMATCH, "Reshape", version,
-                             "an empty shape means a scalar (1 element), but the data has "
-                             "{} elements", ONNXSHAPE__ARGS(ARG_INT(n)));
+      return onnxshape__defer(diag, ONNXSHAPE_ERR_COUNT_MISMATCH, "Reshape", version,
+                              "an empty shape means a scalar (1 element), but the data has "
+                              "{} elements", VAL_INT(n));
     }
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_COUNT_MISMATCH, "Reshape", version,
-                           "the target holds {} elements, but the data has {}", ONNXSHAPE__ARGS(ARG_INT(p), ARG_INT(n)));
+    return onnxshape__defer(diag, ONNXSHAPE_ERR_COUNT_MISMATCH, "Reshape", version,
+                            "the target holds {} elements, but the data has {}", VAL_INT(p), VAL_INT(n));
   } else {
     /* no -1, and the counts agree */
   }
@@ -280,13 +280,14 @@ onnxshape_status onnxshape__reshape_check_known(int version, int32_t type, const
     st = onnxshape__enter(ONNXSHAPE_OP_RESHAPE, version, type, diag);
   }
   if (st != ONNXSHAPE_OK) {
-    return st;
+    return onnxshape__finish(diag, st);
   }
   int allowzero;
   st = onnxshape__reshape_allowzero(version, attrs, &allowzero, diag);
   if (st != ONNXSHAPE_OK) {
-    return st;
+    return onnxshape__finish(diag, st);
   }
   size_t minus_one;
-  return check_targets(version, shape, shape_len, in_rank, allowzero, &minus_one, diag);
+  st = check_targets(version, shape, shape_len, in_rank, allowzero, &minus_one, diag);
+  return onnxshape__finish(diag, st);
 }

@@ -41,8 +41,8 @@ static onnxshape_status shape_slice(int version, int32_t type, size_t rank,
   }
 #if SIZE_MAX > INT64_MAX /* only a size_t wider than int64 holds such a rank */
   if (rank > (size_t)INT64_MAX) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Shape", version,
-                           "input rank {} is out of range", ONNXSHAPE__ARGS(ARG_UINT(rank)));
+    return onnxshape__defer(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Shape", version,
+                            "input rank {} is out of range", VAL_UINT(rank));
   }
 #endif
   int has_start = 0, has_end = 0;
@@ -54,8 +54,8 @@ static onnxshape_status shape_slice(int version, int32_t type, size_t rank,
   }
   /* SHAPE-ATTRS-VERSION: start and end exist from Shape-15 on. */
   if (version < ONNXSHAPE__SHAPE_ATTRS_SINCE && (has_start || has_end)) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Shape", version,
-                           "attribute '{}' is not defined before Shape-15", ONNXSHAPE__ARGS(ARG_NAME(has_start ? "start" : "end")));
+    return onnxshape__defer(diag, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "Shape", version,
+                            "attribute '{}' is not defined before Shape-15", VAL_NAME(has_start ? "start" : "end"));
   }
   int64_t r = (int64_t)rank;
   int64_t start = clamp_axis(has_start ? attrs->start : 0, r);
@@ -75,7 +75,7 @@ onnxshape_status onnxshape_shape_infer(int version, int32_t type, size_t rank,
   }
   onnxshape_status st = shape_slice(version, type, rank, attrs, &s, &e, diag);
   if (st != ONNXSHAPE_OK) {
-    return st;
+    return onnxshape__finish(diag, st);
   }
   *length = e - s;
   return ONNXSHAPE_OK;
@@ -91,7 +91,7 @@ onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
   size_t s = 0u, e = 0u; /* set by shape_slice on success */
   onnxshape_status st = shape_slice(version, data->type, data->rank, attrs, &s, &e, diag);
   if (st != ONNXSHAPE_OK) {
-    return st;
+    return onnxshape__finish(diag, st);
   }
   /*@ loop invariant 0 <= i <= data->rank;
       loop invariant \forall integer k; 0 <= k < i ==> data->dims[k] >= 0;
@@ -101,13 +101,15 @@ onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
   for (size_t i = 0; i < data->rank; i++) {
     if (data->dims[i] < 0) {
       return onnxshape__fail(diag, ONNXSHAPE_ERR_NEGATIVE_DIM, "Shape", version,
-                             "data dims[{}] = {}; a dimension cannot be negative", ONNXSHAPE__ARGS(ARG_UINT(i), ARG_INT(data->dims[i])));
+                             "data dims[{}] = {}; a dimension cannot be negative",
+                             ONNXSHAPE__ARGS(ARG_UINT(i), ARG_INT(data->dims[i])));
     }
   }
   size_t n = e - s;
   if (n > out_capacity || (out == NULL && n > 0u)) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_BUFFER_TOO_SMALL, "Shape", version,
-                           "the output needs {} values; the buffer holds {}", ONNXSHAPE__ARGS(ARG_UINT(n), ARG_UINT(out == NULL ? (size_t)0 : out_capacity)));
+                           "the output needs {} values; the buffer holds {}",
+                           ONNXSHAPE__ARGS(ARG_UINT(n), ARG_UINT(out == NULL ? (size_t)0 : out_capacity)));
   }
   /*@ loop invariant 0 <= i <= n;
       loop invariant \forall integer k; 0 <= k < i ==> out[k] == data->dims[s + k];

@@ -3,7 +3,7 @@
 #include "../core/catalog_fns.h"
 
 onnxshape_status onnxshape_size_infer(int version, int32_t type, onnxshape_diag *diag) {
-  return onnxshape__enter(ONNXSHAPE_OP_SIZE, version, type, diag);
+  return onnxshape__finish(diag, onnxshape__enter(ONNXSHAPE_OP_SIZE, version, type, diag));
 }
 
 onnxshape_status onnxshape_size_run(int version, const onnxshape_tensor *data, int64_t *out,
@@ -13,8 +13,8 @@ onnxshape_status onnxshape_size_run(int version, const onnxshape_tensor *data, i
                            "data and out must not be NULL", ONNXSHAPE__NO_ARGS);
   }
   onnxshape_status st = onnxshape__enter(ONNXSHAPE_OP_SIZE, version, data->type, diag);
-  if (st != ONNXSHAPE_OK) {
-    return st;
+  if (st == ONNXSHAPE_OK) {
+    st = onnxshape__count("Size", version, "data", data->dims, data->rank, out, diag);
   }
-  return onnxshape__count("Size", version, "data", data->dims, data->rank, out, diag);
+  return onnxshape__finish(diag, st);
 }
