@@ -92,32 +92,32 @@ onnxshape_status onnxshape_dims_count(const int64_t *dims, size_t rank, int64_t 
     ensures \result == st && diag_failed(diag);
 */
 static ONNXSHAPE_INLINE onnxshape_status count_fail(const char *op_name, int version,
-                                                   const char *what, const int64_t *dims,
+                                                   const int64_t *dims,
                                                    size_t rank, onnxshape_status st, size_t bad,
                                                    onnxshape_diag *diag) {
   (void)rank; /* bounds bad, in the contract */
 #if defined(ONNXSHAPE_NO_MESSAGES)
-  (void)what, (void)dims, (void)bad; /* message arguments only */
+  (void)dims, (void)bad; /* message arguments only */
 #endif
   if (st == ONNXSHAPE_ERR_NEGATIVE_DIM) {
     return onnxshape__defer(diag, st, op_name, version,
-                            "{} dims[{}] = {}; a dimension cannot be negative", VAL_STR(what), VAL_UINT(bad), VAL_INT(dims[bad]));
+                            "data dims[{}] = {}; a dimension cannot be negative", VAL_UINT(bad), VAL_INT(dims[bad]));
   }
   return onnxshape__defer(diag, st, op_name, version,
-                          "{} element count overflows int64 at dims[{}] = {}", VAL_STR(what), VAL_UINT(bad), VAL_INT(dims[bad]));
+                          "data element count overflows int64 at dims[{}] = {}", VAL_UINT(bad), VAL_INT(dims[bad]));
 }
 
-onnxshape_status onnxshape__count(const char *op_name, int version, const char *what,
+onnxshape_status onnxshape__count(const char *op_name, int version,
                                   const int64_t *dims, size_t rank, int64_t *count,
                                   onnxshape_diag *diag) {
   if (dims == NULL && rank > 0u) {
     return onnxshape__defer(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, op_name, version,
-                            "{} has rank {} but no dims", VAL_STR(what), VAL_UINT(rank));
+                            "data has rank {} but no dims", VAL_UINT(rank));
   }
   size_t bad = 0u; /* set by count_dims on failure; initialised for -O3 -Wmaybe-uninitialized */
   onnxshape_status st = count_dims(dims, rank, count, &bad);
   if (st != ONNXSHAPE_OK) {
-    return count_fail(op_name, version, what, dims, rank, st, bad, diag);
+    return count_fail(op_name, version, dims, rank, st, bad, diag);
   }
   return ONNXSHAPE_OK;
 }

@@ -20,6 +20,26 @@
 #define ONNXSHAPE_INLINE inline
 #endif
 
+/* How the rules that several entry points of one operator share (Reshape's
+ * plan) are compiled. Without messages, into each entry point
+ * (ONNXSHAPE__RULES_INLINED): the rules' frame and the entry point's become
+ * one, which is what keeps the deepest stack of a Cortex-M4 under 192 bytes
+ * (docs/embedded.md); each entry point a program links has its own copy.
+ * With messages, once, out of line: the entry point words a failure after
+ * the rules have returned, so the formatter's frames sit on the entry
+ * point's alone, and the flash holds one copy. GCC's noipa also keeps it
+ * from specialising the function for one caller, which costs flash. */
+#if defined(ONNXSHAPE_NO_MESSAGES) && !defined(__FRAMAC__)
+#define ONNXSHAPE__RULES_INLINED 1
+#define ONNXSHAPE__RULES_LINK static ONNXSHAPE_INLINE
+#elif defined(__GNUC__) && !defined(__clang__) && !defined(__FRAMAC__) && __GNUC__ >= 8
+#define ONNXSHAPE__RULES_INLINED 0
+#define ONNXSHAPE__RULES_LINK __attribute__((noipa)) static
+#else
+#define ONNXSHAPE__RULES_INLINED 0
+#define ONNXSHAPE__RULES_LINK ONNXSHAPE_NOINLINE static
+#endif
+
 /*@ // A call that succeeds keeps the diagnostic as it found it (the kernel's
     // entry cleared it), so that ERROR-MESSAGE holds at the kernel's return.
     predicate diag_kept{L1,L2}(onnxshape_diag *diag) =
@@ -330,8 +350,9 @@ typedef enum onnxshape__other_op { ONNXSHAPE__CONSTANT, ONNXSHAPE__IDENTITY } on
 int onnxshape__other_version(onnxshape__other_op op, int64_t opset);
 uint32_t onnxshape__other_types(onnxshape__other_op op, int version);
 
-/* The element count of dims, with messages naming the operator, version and
- * the input (`what`). DIMS-COUNT */
+/* The element count of the 'data' input's dims, with messages naming the
+ * operator and version (Size and Reshape: both count their input 'data').
+ * DIMS-COUNT */
 /*@ requires rank == 0 || dims == \null || \valid_read(dims + (0 .. rank - 1));
     requires \valid(count) && \separated(count, dims + (0 .. rank - 1));
     requires diag_ok(diag) && \separated(count, diag);
@@ -347,7 +368,7 @@ uint32_t onnxshape__other_types(onnxshape__other_op op, int version);
     ensures \result == ONNXSHAPE_OK ==> diag_kept{Pre,Post}(diag);
     ensures \result != ONNXSHAPE_OK ==> diag_failed(diag) && *count == \old(*count);
 */
-onnxshape_status onnxshape__count(const char *op_name, int version, const char *what,
+onnxshape_status onnxshape__count(const char *op_name, int version,
                                   const int64_t *dims, size_t rank, int64_t *count,
                                   onnxshape_diag *diag);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Reshape's accepting path (included by reshape.c only): the usual call
  * checked in one pass over each array and without calls. Each helper's
- * contract says that what it accepts, onnxshape__reshape_plan() would accept
+ * contract says that what it accepts, reshape_plan() would accept
  * with the same results; it never rejects, so the order of errors and their
  * messages are those of the full checks alone (docs/proofs.md). */
 #ifndef ONNXSHAPE_RESHAPE_FAST_H
@@ -154,9 +154,9 @@ static ONNXSHAPE_INLINE int targets_fast(const int64_t *shape, size_t shape_len,
   return 1;
 }
 
-/* onnxshape__reshape_plan() for the usual case, with the out_dims checks of
+/* reshape_plan() for the usual case, with the out_dims checks of
  * the callers: 1 with
- * the results onnxshape__reshape_plan() gives, or 0 (then onnxshape__reshape_plan() decides). */
+ * the results reshape_plan() gives, or 0 (then reshape_plan() decides). */
 /*@ requires in_rank == 0 || in_dims == \null || \valid_read(in_dims + (0 .. in_rank - 1));
     // RESHAPE-INFER RESHAPE-INFER-DIVISIBLE RESHAPE-COUNT RESHAPE-SCALAR
     requires attrs == \null || \valid_read(attrs);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Reshape's rules, each with its message and requirement identifier, in the
- * order of docs/semantics.md (reshape_rules.c): the one implementation that
- * the kernels' entry points (reshape.c), their proved accepting path
- * (reshape_fast.h) and static inference (src/runtime/infer.c) use. */
+/* Reshape's rules (reshape.c, each with its message and requirement
+ * identifier, in the order of docs/semantics.md): their logic, for the
+ * kernel's entry points, their proved accepting path (reshape_fast.h) and
+ * static inference (src/runtime/infer.c, analysis.c), and the two rules that
+ * static inference calls on its own. */
 #ifndef ONNXSHAPE_RESHAPE_RULES_H
 #define ONNXSHAPE_RESHAPE_RULES_H
 
@@ -41,49 +42,6 @@
 */
 onnxshape_status onnxshape__reshape_allowzero(int version, const onnxshape_reshape_attrs *attrs,
                                              int *allowzero, onnxshape_diag *diag);
-
-/* Every check of Reshape's rules, without writing any output: on success
- * *count is the element count, *minus_one the index of the -1 (NO_INDEX when
- * there is none) and *value the dim it stands for. have_out says whether the
- * caller has somewhere to write the dims (checked in the documented order). */
-/*@ requires in_rank == 0 || in_dims == \null || \valid_read(in_dims + (0 .. in_rank - 1));
-    requires attrs == \null || \valid_read(attrs);
-    requires shape_len == 0 || shape == \null || \valid_read(shape + (0 .. shape_len - 1));
-    requires shape_len < NO_INDEX;
-    requires \valid(count) && \valid(minus_one) && \valid(value) && diag_ok(diag);
-    requires (\separated(count, value) && \separated(count, in_dims + (0 .. in_rank - 1)) &&
-             \separated(count, shape + (0 .. shape_len - 1)) && \separated(count, attrs) &&
-             \separated(count, diag) && \separated(count, minus_one));
-    requires \separated(value, in_dims + (0 .. in_rank - 1)) &&
-             \separated(value, shape + (0 .. shape_len - 1)) && \separated(value, attrs) &&
-             \separated(value, diag) && \separated(value, minus_one);
-    requires \separated(minus_one, attrs) && \separated(minus_one, diag) &&
-             \separated(minus_one, shape + (0 .. shape_len - 1)) &&
-             \separated(minus_one, in_dims + (0 .. in_rank - 1));
-    assigns *count, *minus_one, *value, diag->message[0 .. ONNXSHAPE_DIAG_SIZE - 1];
-    // ERROR-ORDER: every rule in semantics.md's order.
-    ensures \result == plan_status{Pre}(version, type, in_dims, in_rank, shape, shape_len, attrs,
-                                        have_out != 0 ? 1 : 0);
-    // RESHAPE-INFER RESHAPE-INFER-ZERO RESHAPE-INFER-DIVISIBLE RESHAPE-COUNT RESHAPE-SCALAR
-    ensures \result == ONNXSHAPE_OK ==>
-            (shape_len == 0 || shape != \null) && (in_rank == 0 || in_dims != \null) &&
-            all_nonneg(in_dims, in_rank);
-    ensures \result == ONNXSHAPE_OK ==>
-            *count == \old(elem_count(in_dims, in_rank)) && 0 <= *count <= INT64_MAX;
-    ensures \result == ONNXSHAPE_OK ==>
-            targets_ok(shape, shape_len, in_rank, allowzero_of(attrs)) &&
-            (allowzero_of(attrs) == 0 || allowzero_of(attrs) == 1);
-    ensures \result == ONNXSHAPE_OK ==>
-            planned{Pre}(shape, shape_len, in_dims, allowzero_of(attrs), *minus_one, *count, *value);
-    // ERROR-MESSAGE
-    ensures \result == ONNXSHAPE_OK ==> diag_cleared(diag);
-    ensures \result != ONNXSHAPE_OK ==> diag_failed(diag);
-*/
-onnxshape_status onnxshape__reshape_plan(int version, int32_t type, const int64_t *in_dims,
-                                        size_t in_rank, const int64_t *shape, size_t shape_len,
-                                        const onnxshape_reshape_attrs *attrs, int have_out,
-                                        int64_t *count, size_t *minus_one, int64_t *value,
-                                        onnxshape_diag *diag);
 
 /*@ // The status of onnxshape__reshape_check_known: the entry checks (when
     // the type is known), allowzero, then the rules on the target's values.

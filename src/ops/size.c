@@ -14,7 +14,7 @@ onnxshape_status onnxshape_size_run(int version, const onnxshape_tensor *data, i
   }
   onnxshape_status st = onnxshape__enter(ONNXSHAPE_OP_SIZE, version, data->type, diag);
   if (st == ONNXSHAPE_OK) {
-    st = onnxshape__count("Size", version, "data", data->dims, data->rank, out, diag);
+    st = onnxshape__count("Size", version, data->dims, data->rank, out, diag);
   }
   return onnxshape__finish(diag, st);
 }

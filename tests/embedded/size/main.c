@@ -6,7 +6,8 @@
  * the stack each call used (the stack is painted before each call) and
  * prints "stack <entry> <case> <bytes>" lines; the status is 0 when every
  * call returned the status expected. The _nomsg images link the same main
- * with the kernels built with ONNXSHAPE_NO_MESSAGES (messages compiled out). */
+ * with the kernels built with ONNXSHAPE_NO_MESSAGES (messages compiled out).
+ * USE_EVERY links every entry point of the kernels, for the stack report. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -126,6 +127,31 @@ int main(void) {
     st = onnxshape_reshape_run_view(13, &u4, shape, 3, &none, out_dims, 3, &out, &diag);
     expect("reshape_run_view", "type_not_allowed", st, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED,
            stack_used_below(sp0));
+  }
+#endif
+#if defined(USE_EVERY)
+  {
+    /* Every entry point of the kernels' archive, linked so that the stack
+     * report bounds each of them (scripts/check-cross); the painted runs
+     * above cover the three operators' run entry points. */
+    typedef void (*entry_fn)(void);
+    static const volatile entry_fn every[] = {
+        (entry_fn)onnxshape_check_type, (entry_fn)onnxshape_diag_init,
+        (entry_fn)onnxshape_dims_count, (entry_fn)onnxshape_escape,
+        (entry_fn)onnxshape_load_le, (entry_fn)onnxshape_op_from_name,
+        (entry_fn)onnxshape_op_name, (entry_fn)onnxshape_op_version_get,
+        (entry_fn)onnxshape_op_versions, (entry_fn)onnxshape_reshape_check_shape_input,
+        (entry_fn)onnxshape_reshape_infer, (entry_fn)onnxshape_reshape_run_copy,
+        (entry_fn)onnxshape_reshape_run_view, (entry_fn)onnxshape_resolve_version,
+        (entry_fn)onnxshape_shape_infer, (entry_fn)onnxshape_shape_run,
+        (entry_fn)onnxshape_size_infer, (entry_fn)onnxshape_size_run,
+        (entry_fn)onnxshape_status_name, (entry_fn)onnxshape_status_text,
+        (entry_fn)onnxshape_store_le, (entry_fn)onnxshape_type_get,
+        (entry_fn)onnxshape_type_name, (entry_fn)onnxshape_type_storage_bytes,
+        (entry_fn)onnxshape_utf8_decode};
+    for (size_t i = 0; i < sizeof every / sizeof every[0]; i++) {
+      if (every[i] == NULL) failures++;
+    }
   }
 #endif
   return failures == 0 ? 0 : 1;
