@@ -57,17 +57,18 @@ check-clang: deps-test
 
 # The README's first command: build, then run the bundled example model.
 demo: build
-	./$(BUILD)/onnxshape run examples/demo.onnx -i examples/demo_input.pb
-	./$(BUILD)/onnxshape infer examples/demo.onnx
+	$(BUILD)/onnxshape run examples/demo.onnx -i examples/demo_input.pb
+	$(BUILD)/onnxshape infer examples/demo.onnx
 
 # A release build at -O3 with gcc and clang, warnings as errors (build only:
 # the optimiser's flow analysis warns where -O2 does not).
 BUILD_O3 ?= build-o3
 check-o3: deps-test
-	cmake -S . -B $(BUILD_O3) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-O3 -DONNXSHAPE_WERROR=ON
+	cmake -S . -B $(BUILD_O3) -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-O3 -DONNXSHAPE_WERROR=ON \
+	  -DBUILD_TESTING=ON
 	cmake --build $(BUILD_O3) -j $(JOBS)
 	cmake -S . -B $(BUILD_O3)-clang -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS=-O3 \
-	  -DONNXSHAPE_WERROR=ON -DCMAKE_C_COMPILER=clang
+	  -DONNXSHAPE_WERROR=ON -DBUILD_TESTING=ON -DCMAKE_C_COMPILER=clang
 	cmake --build $(BUILD_O3)-clang -j $(JOBS)
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer;
@@ -152,10 +153,12 @@ fuzz: deps-build deps-sanitize
 	bash scripts/fuzz $(BUILD_FUZZ) $(FUZZ_SECONDS)
 
 # make install PREFIX=/opt/x configures the prefix into the build (so that
-# onnxshape.pc and the CMake package name it), then installs there.
+# onnxshape.pc and the CMake package name it), then installs there; without
+# PREFIX, into /usr/local (an earlier PREFIX is not kept).
+PREFIX ?= /usr/local
 install: deps-build
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DBUILD_TESTING=OFF -DONNXSHAPE_WERROR=OFF \
-	  $(if $(PREFIX),-DCMAKE_INSTALL_PREFIX=$(PREFIX))
+	  -DCMAKE_INSTALL_PREFIX=$(PREFIX)
 	cmake --build $(BUILD) -j $(JOBS)
 	cmake --install $(BUILD)
 

@@ -154,7 +154,8 @@ int cli_asks_help(int argc, char **argv) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
     /* The value of an option is not an option. */
     if (strcmp(argv[i], "-i") == 0 || strcmp(argv[i], "-o") == 0 ||
-        strcmp(argv[i], "--profile") == 0 || strcmp(argv[i], "--format") == 0) {
+        strcmp(argv[i], "--profile") == 0 || strcmp(argv[i], "--format") == 0 ||
+        strcmp(argv[i], "--input") == 0 || strcmp(argv[i], "--dim") == 0) {
       i++;
     }
   }

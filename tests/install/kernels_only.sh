@@ -19,7 +19,7 @@ mkdir -p "$scratch"
 build=$scratch/build prefix=$scratch/prefix
 
 # Nothing of protobuf-c may be needed: point its finders at nothing.
-if cmake -S "$src" -B "$build" -DONNXSHAPE_KERNELS_ONLY=ON -DONNXSHAPE_WERROR=ON -DCMAKE_C_COMPILER="$cc" \
+if cmake -S "$src" -B "$build" -DONNXSHAPE_KERNELS_ONLY=ON -DONNXSHAPE_WERROR=ON -DBUILD_TESTING=ON -DCMAKE_C_COMPILER="$cc" \
      -DPROTOC_C=/nonexistent/protoc-c -DPROTOBUF_C_LIBRARY=/nonexistent/libprotobuf-c.so \
      -DPROTOBUF_C_INCLUDE_DIR=/nonexistent >"$scratch/configure.log" 2>&1 &&
    cmake --build "$build" -j 2 >"$scratch/build.log" 2>&1; then
@@ -92,7 +92,7 @@ fi
 # expecting "error <status number>" for every message, and the archive holds
 # none of the message formats that the build with messages holds.
 nomsg=$scratch/build-nomsg
-if cmake -S "$src" -B "$nomsg" -DONNXSHAPE_KERNELS_ONLY=ON -DONNXSHAPE_MESSAGES=OFF -DONNXSHAPE_WERROR=ON \
+if cmake -S "$src" -B "$nomsg" -DONNXSHAPE_KERNELS_ONLY=ON -DONNXSHAPE_MESSAGES=OFF -DONNXSHAPE_WERROR=ON -DBUILD_TESTING=ON \
      -DCMAKE_C_COMPILER="$cc" >"$scratch/nomsg.log" 2>&1 &&
    cmake --build "$nomsg" -j 2 >>"$scratch/nomsg.log" 2>&1 &&
    ctest --test-dir "$nomsg" >"$scratch/ctest-nomsg.log" 2>&1 &&

@@ -4,9 +4,11 @@
 # A newcomer's first commands, as a user who is not root (a throwaway account
 # made for the test): `make demo` needs only the build tier (run with only
 # that tier's commands on PATH), so it runs without root and prints the
-# demo's results; `make install PREFIX=...`
+# demo's results (also with BUILD as an absolute path), and CMake without
+# options builds no tests; `make install PREFIX=...`
 # installs the command, its man page, completion and docs under that prefix
-# and names it in onnxshape.pc; and `make prove` on a machine without
+# and names it in onnxshape.pc, and a later `make install` without PREFIX
+# goes to /usr/local again; and `make prove` on a machine without
 # Frama-C says exactly which packages to install.
 # Skipped (exit 77) unless run as root with useradd and runuser.
 # Usage: run.sh SOURCE_DIR
@@ -58,6 +60,18 @@ for want in "install-deps: everything the build tier needs is installed" \
 done
 # A plain build builds no tests.
 [ ! -e "$home/onnxshape/build/tests" ] || bad "make demo built the tests"
+# make demo with BUILD given as an absolute path (the same directory).
+as_user env PATH="$tierbin" make -C "$home/onnxshape" demo BUILD="$home/onnxshape/build" JOBS=2 \
+  >"$home/demo-abs.log" 2>&1 || { tail -5 "$home/demo-abs.log"; bad "make demo BUILD=<absolute path>"; }
+# CMake without options, as a consumer or packager runs it: no tests (they
+# would need python3, which the build tier does not have), nothing else.
+if as_user env PATH="$tierbin" cmake -S "$home/onnxshape" -B "$home/plain" >"$home/plain.log" 2>&1; then
+  grep -qx 'BUILD_TESTING:BOOL=OFF' "$home/plain/CMakeCache.txt" ||
+    bad "CMake without options turns the tests on"
+else
+  tail -5 "$home/plain.log"
+  bad "CMake without options, with only the build tier"
+fi
 
 prefix=$home/prefix
 if ! as_user env PATH="$tierbin" make -C "$home/onnxshape" install PREFIX="$prefix" JOBS=2 \
@@ -66,14 +80,28 @@ if ! as_user env PATH="$tierbin" make -C "$home/onnxshape" install PREFIX="$pref
   bad "make install PREFIX=$prefix"
 fi
 for f in bin/onnxshape share/man/man1/onnxshape.1 share/bash-completion/completions/onnxshape \
-         share/doc/onnxshape/cli.md share/doc/onnxshape/README.md include/onnxshape.h; do
+         share/doc/onnxshape/docs/cli.md share/doc/onnxshape/README.md include/onnxshape.h; do
   [ -f "$prefix/$f" ] || bad "make install did not install $f"
+done
+# The installed README's links to the docs lead to installed files.
+for link in $(grep -o '](docs/[^)#]*' "$prefix/share/doc/onnxshape/README.md" 2>/dev/null | sed 's/^](//' | sort -u); do
+  [ -f "$prefix/share/doc/onnxshape/$link" ] || bad "the installed README links to $link, not installed"
 done
 pcdir=$(ls -d "$prefix"/lib*/pkgconfig 2>/dev/null | head -n 1)
 inc=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags-only-I onnxshape 2>/dev/null | sed 's/^-I//; s/ *$//')
 [ -n "$inc" ] && [ "$(realpath "$inc")" = "$prefix/include" ] ||
   bad "onnxshape.pc does not lead to $prefix/include (got '$inc')"
 "$prefix/bin/onnxshape" --version | grep -q '^onnxshape ' || bad "the installed command does not run"
+# The help pages' examples work from the installed documentation.
+(cd "$prefix/share/doc/onnxshape" &&
+   "$prefix/bin/onnxshape" run examples/demo.onnx -i examples/demo_input.pb >/dev/null &&
+   "$prefix/bin/onnxshape" check --profile sonnx examples/demo.onnx >/dev/null) ||
+  bad "the help pages' examples do not run from $prefix/share/doc/onnxshape"
+# An earlier PREFIX is not kept: make install without one installs into
+# /usr/local (which this user may not write: the configured prefix counts).
+as_user env PATH="$tierbin" make -C "$home/onnxshape" install JOBS=2 >"$home/install2.log" 2>&1 || true
+grep -qx 'CMAKE_INSTALL_PREFIX:PATH=/usr/local' "$home/onnxshape/build/CMakeCache.txt" ||
+  bad "make install without PREFIX kept the earlier prefix"
 
 # make prove without Frama-C: the tools the script needs, but no frama-c,
 # why3, z3 or cvc4 on PATH.
