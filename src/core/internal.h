@@ -21,22 +21,19 @@
 #endif
 
 /* How the rules that several entry points of one operator share (Reshape's
- * plan) are compiled. Without messages, into each entry point
- * (ONNXSHAPE__RULES_INLINED): the rules' frame and the entry point's become
- * one, which is what keeps the deepest stack of a Cortex-M4 under 192 bytes
- * (docs/embedded.md); each entry point a program links has its own copy.
+ * plan) are compiled. Without messages, into each entry point: the rules'
+ * frame and the entry point's become one, which is what keeps the deepest
+ * stack of a Cortex-M4 under 192 bytes (docs/embedded.md); each entry point
+ * a program links has its own copy.
  * With messages, once, out of line: the entry point words a failure after
  * the rules have returned, so the formatter's frames sit on the entry
  * point's alone, and the flash holds one copy. GCC's noipa also keeps it
  * from specialising the function for one caller, which costs flash. */
 #if defined(ONNXSHAPE_NO_MESSAGES) && !defined(__FRAMAC__)
-#define ONNXSHAPE__RULES_INLINED 1
 #define ONNXSHAPE__RULES_LINK static ONNXSHAPE_INLINE
 #elif defined(__GNUC__) && !defined(__clang__) && !defined(__FRAMAC__) && __GNUC__ >= 8
-#define ONNXSHAPE__RULES_INLINED 0
 #define ONNXSHAPE__RULES_LINK __attribute__((noipa)) static
 #else
-#define ONNXSHAPE__RULES_INLINED 0
 #define ONNXSHAPE__RULES_LINK ONNXSHAPE_NOINLINE static
 #endif
 

@@ -427,15 +427,12 @@ onnxshape_status onnxshape_reshape_infer(int version, int32_t type, const int64_
                                          size_t in_rank, const int64_t *shape, size_t shape_len,
                                          const onnxshape_reshape_attrs *attrs, int64_t *out_dims,
                                          size_t out_capacity, onnxshape_diag *diag) {
-  int64_t n, value;
-  size_t minus_one;
-#if ONNXSHAPE__RULES_INLINED
-  /* reshape_plan() (or plan_fast()) sets n and value whenever it succeeds;
-   * inlined, GCC's -Wmaybe-uninitialized cannot see that. (Elsewhere this
-   * would be 8 bytes of flash for nothing.) */
-  n = 0;
-  value = 0;
-#endif
+  /* Set by reshape_plan() (or plan_fast()) whenever it succeeds; given a
+   * value here too, because the compilers' uninitialized-use warnings cannot
+   * always see that (GCC at -O1 and -Og when the plan is inlined, clang at
+   * -Os, where the fast path is left out). */
+  int64_t n = 0, value = 0;
+  size_t minus_one = NO_INDEX;
 #if !ONNXSHAPE__SIZE_BUILD
   if (plan_fast(version, type, in_dims, in_rank, shape, shape_len, attrs, out_dims, out_capacity,
                 &n, &minus_one, &value) != 0) {
@@ -541,15 +538,10 @@ static ONNXSHAPE_INLINE onnxshape_status run_common(int version, const onnxshape
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Reshape", version,
                            "data and out must not be NULL", ONNXSHAPE__NO_ARGS);
   }
-  int64_t n, value;
-  size_t minus_one, need;
-#if ONNXSHAPE__RULES_INLINED
-  /* reshape_plan() (or plan_fast()) sets n and value whenever it succeeds;
-   * inlined, GCC's -Wmaybe-uninitialized cannot see that. (Elsewhere this
-   * would be 8 bytes of flash for nothing.) */
-  n = 0;
-  value = 0;
-#endif
+  /* Set by the plan and the byte count whenever they succeed; given a value
+   * here too, as in onnxshape_reshape_infer. */
+  int64_t n = 0, value = 0;
+  size_t minus_one = NO_INDEX, need = 0u;
   int fast = 0;
 #if !ONNXSHAPE__SIZE_BUILD
   if (plan_fast(version, data->type, data->dims, data->rank, shape, shape_len, attrs, out_dims,
