@@ -21,6 +21,8 @@ int cli_help(int argc, char **argv);
 /* ---- help (help.c) ---- */
 /* The usage lines; the overview (usage and commands) of onnxshape --help. */
 void cli_put_usage(FILE *f);
+/* Names the command being run (NULL: none), for cli_put_usage. */
+void cli_set_command(const char *command);
 void cli_put_overview(FILE *f);
 /* The page of `command`; 0 when there is no such command. */
 int cli_put_help(FILE *f, const char *command);

@@ -101,6 +101,7 @@ static int dispatch(int argc, char **argv) {
       (void)cli_put_help(stdout, cmd);
       return EXIT_OK;
     }
+    cli_set_command(commands[i].name);
     return commands[i].fn(argc - 2, argv + 2);
   }
   return cli_usage_error("unknown command '%s'", cli_shown(cmd));

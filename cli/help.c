@@ -131,7 +131,25 @@ static const command_help pages[] = {
      "  onnxshape help run\n"},
 };
 
-void cli_put_usage(FILE *f) { cli_put_checked(f, usage_text); }
+/* The command being run, once dispatch knows it: a usage error then shows
+ * that command's synopsis, not every command's. */
+static const char *usage_command;
+
+void cli_set_command(const char *command) { usage_command = command; }
+
+void cli_put_usage(FILE *f) {
+  for (size_t i = 0; usage_command != NULL && i < sizeof pages / sizeof pages[0]; i++) {
+    if (strcmp(pages[i].name, usage_command) != 0) continue;
+    /* A page starts with its synopsis line. */
+    char line[256];
+    const char *end = strchr(pages[i].text, '\n');
+    (void)snprintf(line, sizeof line, "%.*s\n(onnxshape %s --help: its options and an example)\n",
+                   (int)(end - pages[i].text), pages[i].text, usage_command);
+    cli_put_checked(f, line);
+    return;
+  }
+  cli_put_checked(f, usage_text);
+}
 
 void cli_put_overview(FILE *f) {
   cli_put_checked(f, usage_text);
