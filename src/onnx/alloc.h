@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "onnxshape.h"
+
 #ifdef ONNXSHAPE_FAULT_INJECTION
 /* Counts allocations; when it reaches onnxshape__fail_at (1-based, 0: never),
  * that allocation fails. (src/onnx/alloc.c) */
@@ -18,6 +20,15 @@ extern uint64_t onnxshape__alloc_count, onnxshape__fail_at;
 int onnxshape__alloc_fails(void);
 #else
 static inline int onnxshape__alloc_fails(void) { return 0; }
+struct onnxshape__arena;
+/* The one wording of a failed allocation, for every allocating layer
+ * (ONNXSHAPE_ERR_OUT_OF_MEMORY): "<doing> would take more than N MiB of
+ * memory (the limit ...)" when arena `a` refused it for its limit
+ * (LIMIT-MEMORY), else "out of memory" (a and doing may be NULL: a
+ * failure of the machine's memory). */
+onnxshape_status onnxshape__out_of_memory(const struct onnxshape__arena *a, const char *doing,
+                                          onnxshape_diag *diag);
+
 #endif
 
 static inline void *onnxshape__malloc(size_t n) {
@@ -49,5 +60,14 @@ static inline void *onnxshape__malloc_n(size_t n, size_t size) {
   if (size != 0 && n > SIZE_MAX / size) return NULL;
   return onnxshape__malloc(n * size);
 }
+
+struct onnxshape__arena;
+/* The one wording of a failed allocation, for every allocating layer
+ * (ONNXSHAPE_ERR_OUT_OF_MEMORY): "<doing> would take more than N MiB of
+ * memory (the limit ...)" when arena `a` refused it for its limit
+ * (LIMIT-MEMORY), else "out of memory" (a and doing may be NULL: a
+ * failure of the machine's memory). */
+onnxshape_status onnxshape__out_of_memory(const struct onnxshape__arena *a, const char *doing,
+                                          onnxshape_diag *diag);
 
 #endif

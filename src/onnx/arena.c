@@ -8,24 +8,6 @@
 
 #include "../core/internal.h"
 
-onnxshape_status onnxshape__arena_failed(const onnxshape__arena *a, const char *doing,
-                                         onnxshape_diag *diag) {
-  /* The whole input is too big: the node that happened to cross the limit
-   * (which depends on the host's sizes) is not named. */
-  const char *node = diag != NULL ? diag->node : NULL;
-  if (diag != NULL) diag->node = NULL;
-  onnxshape_status st;
-  if (a != NULL && a->over_limit) {
-    st = onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY,
-                          "{} would take more than {} MiB of memory (" ONNXSHAPE__LIMIT_TEXT ")",
-                          ONNXSHAPE__ARGS(ARG_TEXT(doing), ARG_UINT(a->limit >> 20)));
-  } else {
-    st = onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
-  }
-  if (diag != NULL) diag->node = node;
-  return st;
-}
-
 #define ARENA_HEAD                                                                    \
   ((sizeof(onnxshape__arena) + ONNXSHAPE__ARENA_ALIGN - 1) / ONNXSHAPE__ARENA_ALIGN * \
    ONNXSHAPE__ARENA_ALIGN)

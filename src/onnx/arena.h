@@ -47,12 +47,6 @@ static inline size_t onnxshape__memory_limit(size_t len) {
   return len * ONNXSHAPE__LIMIT_FACTOR + ONNXSHAPE__LIMIT_BASE;
 }
 
-/* The error of a refused allocation from a: "<doing> would take more than
- * N MiB of memory (the limit ...)" when it was refused for the limit
- * (LIMIT-MEMORY), else "out of memory"; ONNXSHAPE_ERR_OUT_OF_MEMORY. */
-onnxshape_status onnxshape__arena_failed(const struct onnxshape__arena *a, const char *doing,
-                                         onnxshape_diag *diag);
-
 /* A new arena whose blocks may take `limit` bytes in all, or NULL when out
  * of memory. */
 onnxshape__arena *onnxshape__arena_new(size_t limit);

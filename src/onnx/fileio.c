@@ -83,7 +83,7 @@ onnxshape_status onnxshape__parent_name(const char *path, const char **base, cha
   *base = slash != NULL ? slash + 1 : path;
   *dir = slash == NULL ? onnxshape__strndup(".", 1) : slash == path ? onnxshape__strndup("/", 1)
                                                      : onnxshape__strndup(path, (size_t)(slash - path));
-  if (*dir == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (*dir == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
   return ONNXSHAPE_OK;
 }
 
@@ -483,7 +483,7 @@ onnxshape_status onnxshape__sink_finish(onnxshape__sink *s, const char *shown,
 onnxshape_status onnxshape__write_message_fd(int fd, const ProtobufCMessage *msg,
                                              const char *shown, onnxshape_diag *diag) {
   file_sink *s = onnxshape__sink_new(fd);
-  if (s == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (s == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
   protobuf_c_message_pack_to_buffer(msg, &s->base);
   return onnxshape__sink_finish(s, shown, diag);
 }
@@ -504,7 +504,7 @@ onnxshape_status onnxshape__write_file_via(const char *path, onnxshape__fd_write
   size_t dir_len = slash == NULL ? 0 : (size_t)(slash - path) + 1;
   static const char pattern[] = ".onnxshape-XXXXXX";
   char *tmp = onnxshape__malloc(dir_len + sizeof pattern);
-  if (tmp == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (tmp == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
   memcpy(tmp, path, dir_len);
   memcpy(tmp + dir_len, pattern, sizeof pattern);
   int fd = mkostemp(tmp, O_CLOEXEC);

@@ -93,7 +93,7 @@ static inline void *model_alloc(onnxshape_model *m, size_t n, size_t size) {
  * a hostile model, e.g. function calls that nest to an exponential number
  * of bodies) or out of memory. */
 static onnxshape_status out_of_memory(const onnxshape_model *m, onnxshape_diag *diag) {
-  return onnxshape__arena_failed(m->arena, "loading the model", diag);
+  return onnxshape__out_of_memory(m != NULL ? m->arena : NULL, "loading the model", diag);
 }
 
 void onnxshape_model_free(onnxshape_model *m) {
@@ -779,7 +779,7 @@ static onnxshape_status load_subgraph(onnxshape_model *m, model_graph *g, const 
   if (st == ONNXSHAPE_ERR_MALFORMED) {
     return NFAIL(n, st, "attribute '{}' is not a valid GraphProto", ONNXSHAPE__ARGS(ARG_NAME(attr)));
   }
-  if (st != ONNXSHAPE_OK) return onnxshape__error(diag, st, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (st != ONNXSHAPE_OK) return out_of_memory(m, diag);
   model_graph *sub = model_alloc(m, 1, sizeof *sub);
   node_subgraph *entry = &n->subgraphs[n->n_subgraphs];
   const char *path = graph_path(m, g, n, attr, many, k);
@@ -948,7 +948,7 @@ static onnxshape_status load_sparse(onnxshape_model *m, model_graph *g, const Pr
     return onnxshape__error(diag, st, "sparse initializer {} is not a valid SparseTensorProto",
                             ONNXSHAPE__ARGS(ARG_UINT(i)));
   }
-  if (st != ONNXSHAPE_OK) return onnxshape__error(diag, st, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (st != ONNXSHAPE_OK) return out_of_memory(m, diag);
   const Onnx__SparseTensorProto *sp = (const Onnx__SparseTensorProto *)msg;
   const char *name = sp->values != NULL && sp->values->name != NULL ? sp->values->name : "";
   if (name[0] == '\0') {
@@ -1164,7 +1164,7 @@ static onnxshape_status load_functions(onnxshape_model *m, const Onnx__ModelProt
       return onnxshape__error(diag, st, "function {} is not a valid FunctionProto",
                               ONNXSHAPE__ARGS(ARG_UINT(i)));
     }
-    if (st != ONNXSHAPE_OK) return onnxshape__error(diag, st, "out of memory", ONNXSHAPE__NO_ARGS);
+    if (st != ONNXSHAPE_OK) return out_of_memory(m, diag);
     const Onnx__FunctionProto *f = (const Onnx__FunctionProto *)msg;
     if (f->name == NULL || f->name[0] == '\0') {
       return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "function {} has no name",
@@ -1403,7 +1403,7 @@ onnxshape_status onnxshape__model_decode(const void *bytes, size_t len, const ch
                  "(" ONNXSHAPE__LIMIT_TEXT ")",
                  ONNXSHAPE__ARGS(ARG_UINT(len), ARG_UINT(onnxshape__memory_limit(len) >> 20)));
   }
-  if (st != ONNXSHAPE_OK) return onnxshape__error(diag, st, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (st != ONNXSHAPE_OK) return onnxshape__out_of_memory(NULL, NULL, diag);
   *proto = msg;
   return ONNXSHAPE_OK;
 }

@@ -50,16 +50,16 @@ static onnxshape_status npy_fail(const npy_reader *r, onnxshape_status st, const
   return onnxshape__error(r->diag, st, ".npy data: {}", ONNXSHAPE__ARGS(ARG_TEXT(what)));
 }
 
-/* An arena allocation failed: the memory limit, or the machine's memory. */
+/* An arena allocation failed: the memory limit, or the machine's memory
+ * (worded by onnxshape__out_of_memory, after the file's name). */
 static onnxshape_status npy_no_memory(const npy_reader *r) {
-  if (r->arena == NULL || !r->arena->over_limit) {
-    return npy_fail(r, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
-  }
-  return npy_fail(
-      r, ONNXSHAPE_ERR_OUT_OF_MEMORY,
-      "reading its {} bytes would take more than {} MiB of memory "
-      "(" ONNXSHAPE__LIMIT_TEXT ")",
-      ONNXSHAPE__ARGS(ARG_UINT(r->len), ARG_UINT(onnxshape__memory_limit(r->len) >> 20)));
+  char doing[64];
+  onnxshape_diag inner;
+  onnxshape_diag_init(&inner);
+  (void)onnxshape__format(doing, sizeof doing, "reading its {} bytes",
+                          ONNXSHAPE__ARGS(ARG_UINT(r->len)));
+  onnxshape_status st = onnxshape__out_of_memory(r->arena, doing, &inner);
+  return npy_fail(r, st, "{}", ONNXSHAPE__ARGS(ARG_TEXT(inner.message)));
 }
 
 /* A mapped file rewritten while it was read: what a second pass over its

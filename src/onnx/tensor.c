@@ -223,7 +223,7 @@ static onnxshape_status decode_typed(const Onnx__TensorProto *tp, onnxshape_owne
   if (st != ONNXSHAPE_OK) return st;
   if (type == ONNXSHAPE_TYPE_STRING) {
     onnxshape_string *s = onnxshape__arena_alloc(arena, count * sizeof *s);
-    if (s == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    if (s == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
     for (size_t i = 0; i < count; i++) {
       s[i].data = (const char *)tp->string_data[i].data;
       s[i].length = tp->string_data[i].len;
@@ -233,7 +233,7 @@ static onnxshape_status decode_typed(const Onnx__TensorProto *tp, onnxshape_owne
     return ONNXSHAPE_OK;
   }
   unsigned char *out = onnxshape__arena_alloc(arena, bytes);
-  if (out == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (out == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
   t->view.data = out;
   t->view.data_bytes = bytes;
   for (size_t i = 0; i < count; i++) {
@@ -447,7 +447,7 @@ onnxshape_status onnxshape__tensor_from_proto(const void *msg, onnxshape__extdir
   onnxshape_status st = check_header(tp, &n, &bytes, diag);
   if (st != ONNXSHAPE_OK) return st;
   onnxshape_owned_tensor *t = onnxshape__arena_alloc(arena, sizeof *t); /* zeroed */
-  if (t == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (t == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
   t->map.fd = -1;
   t->name = tp->name != NULL ? tp->name : "";
   t->view.type = tp->data_type;
@@ -486,7 +486,7 @@ static onnxshape_status decode_standalone(const uint8_t *b, size_t len,
     return onnxshape__error(diag, st, "not a valid TensorProto ({} bytes)", ONNXSHAPE__ARGS(ARG_UINT(len)));
   }
   if (st != ONNXSHAPE_OK) {
-    if (!limited) return onnxshape__error(diag, st, "out of memory", ONNXSHAPE__NO_ARGS);
+    if (!limited) return onnxshape__out_of_memory(NULL, NULL, diag);
     return onnxshape__error(diag, st,
                 "decoding {} ({} bytes) would take more than {} MiB of memory "
                 "(" ONNXSHAPE__LIMIT_TEXT ")",
@@ -584,7 +584,7 @@ static onnxshape_status parse_in_place(const onnxshape__map *m, onnxshape__extdi
   }
   size_t rest_len = len - (end - start);
   uint8_t *rest = onnxshape__malloc(rest_len);
-  if (rest == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (rest == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
   memcpy(rest, b, start);
   memcpy(rest + start, b + end, len - end);
   ProtobufCBinaryData data = {(size_t)raw.v, (uint8_t *)(uintptr_t)raw.at};
@@ -709,7 +709,7 @@ static onnxshape_status tensor_proto(const char *name, const onnxshape_tensor *t
   }
   const onnxshape_string *s = t->data;
   *strs = onnxshape__malloc_n((size_t)n, sizeof **strs);
-  if (*strs == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (*strs == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
   for (int64_t i = 0; i < n; i++) {
     (*strs)[i].len = s[i].length;
     (*strs)[i].data = (uint8_t *)(uintptr_t)s[i].data;

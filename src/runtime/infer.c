@@ -61,7 +61,7 @@ typedef struct analysis {
 } analysis;
 
 static onnxshape_status out_of_memory(const an_ctx *c, onnxshape_diag *diag) {
-  return onnxshape__arena_failed(c->arena, "static inference beside the model", diag);
+  return onnxshape__out_of_memory(c->arena, "static inference beside the model", diag);
 }
 
 /* A symbol's binding (--dim), or the element as it is. */
@@ -458,7 +458,7 @@ static onnxshape_status infer_model(const onnxshape_model *m, const onnxshape_in
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_infer: NULL argument", ONNXSHAPE__NO_ARGS);
   }
   onnxshape_inference *inf = onnxshape__calloc(1, sizeof *inf);
-  if (inf == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (inf == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
   inf->slots = onnxshape__calloc(m->n_slots + 1, sizeof *inf->slots);
   /* What the model itself takes counts against the same limit. */
   size_t limit = onnxshape__memory_limit(m->source_len);
@@ -468,7 +468,7 @@ static onnxshape_status infer_model(const onnxshape_model *m, const onnxshape_in
   if (inf->slots == NULL || inf->arena == NULL || used == NULL) {
     onnxshape__free(used);
     onnxshape_inference_free(inf);
-    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    return onnxshape__out_of_memory(NULL, NULL, diag);
   }
   analysis a = {m, opts, {inf->arena, inf->slots}, report, ctx, diag, NULL, 0, 0};
   size_t cap = 0;

@@ -98,7 +98,7 @@ static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena
   onnxshape_profile_report *r = onnxshape__calloc(1, sizeof *r);
   if (r == NULL) {
     onnxshape__arena_release(arena);
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory", ONNXSHAPE__NO_ARGS);
+    return onnxshape__out_of_memory(NULL, NULL, diag);
   }
   int sonnx = profile == ONNXSHAPE_CHECK_SONNX;
   if (sonnx) onnxshape__sparse_uses(proto, add_sparse, r);
@@ -126,7 +126,7 @@ static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena
     onnxshape_model_free(model);
   }
   if (st == ONNXSHAPE_OK && r->failed) {
-    st = onnxshape__fail(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, NULL, 0, "out of memory", ONNXSHAPE__NO_ARGS);
+    st = onnxshape__out_of_memory(NULL, NULL, diag);
   }
   if (st != ONNXSHAPE_OK) {
     onnxshape_profile_free(r);

@@ -138,7 +138,7 @@ static onnxshape_status bind_inputs(const onnxshape_model *m, onnxshape_result *
   /* Which inputs are bound: on the stack for the usual few, else on the heap. */
   unsigned char few[64] = {0};
   unsigned char *bound = m->g.n_inputs <= sizeof few ? few : onnxshape__calloc(m->g.n_inputs, 1);
-  if (bound == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (bound == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
   onnxshape_status st = ONNXSHAPE_OK;
   for (size_t b = 0; b < n_inputs && st == ONNXSHAPE_OK; b++) {
     const char *name = inputs[b].name;
@@ -166,7 +166,7 @@ static onnxshape_status bind_inputs(const onnxshape_model *m, onnxshape_result *
 static onnxshape_status run_shape(const graph_node *n, onnxshape_result *r, onnxshape_diag *diag) {
   const onnxshape_tensor *in = &r->values[n->inputs[0]];
   int64_t *words = arena_alloc(r, in->rank + 1);
-  if (words == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (words == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
   size_t len;
   onnxshape_status st = onnxshape_shape_run(n->version, in, &n->shape_attrs, words + 1, in->rank,
                                             &len, diag);
@@ -183,7 +183,7 @@ static onnxshape_status run_shape(const graph_node *n, onnxshape_result *r, onnx
 
 static onnxshape_status run_size(const graph_node *n, onnxshape_result *r, onnxshape_diag *diag) {
   int64_t *word = arena_alloc(r, 1);
-  if (word == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (word == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
   onnxshape_status st = onnxshape_size_run(n->version, &r->values[n->inputs[0]], word, diag);
   if (st != ONNXSHAPE_OK) return st;
   onnxshape__store_le((unsigned char *)word, (uint64_t)*word, 8); /* storage: little-endian */
@@ -206,18 +206,18 @@ static onnxshape_status run_reshape(const graph_node *n, onnxshape_result *r, on
                              "the 'shape' input holds fewer than {} values", ONNXSHAPE__ARGS(ARG_UINT(len)));
     }
     if (len > (SIZE_MAX / sizeof(int64_t)) / 2 - 1) {
-      return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+      return onnxshape__out_of_memory(NULL, NULL, diag);
     }
     /* Read into host int64: the storage is little-endian and may sit at any
      * alignment inside a mapped file. */
     words = arena_alloc(r, 2 * len);
-    if (words == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    if (words == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
     const unsigned char *p = s->data;
     for (size_t i = 0; i < len; i++) words[len + i] = (int64_t)onnxshape__load_le(p + 8 * i, 8);
     shape = words + len;
   } else {
     words = arena_alloc(r, len);
-    if (words == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+    if (words == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
   }
   return onnxshape_reshape_run_view(n->version, data, shape, len, &n->reshape_attrs, words, len,
                                     &r->values[n->outputs[0]], diag);
@@ -317,7 +317,7 @@ onnxshape_status onnxshape_model_run(const onnxshape_model *m, const onnxshape_b
       m->n_slots <= (SIZE_MAX - sizeof(onnxshape_result)) / sizeof(onnxshape_tensor)
           ? onnxshape__malloc(sizeof *r + m->n_slots * sizeof(onnxshape_tensor))
           : NULL;
-  if (r == NULL) return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "out of memory", ONNXSHAPE__NO_ARGS);
+  if (r == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
   r->model = m;
   r->chunks = NULL;
   r->inline_used = 0;
