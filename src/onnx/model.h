@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The loaded form of a model: plain C structs, no protobuf types, shared by
- * the loader (src/onnx) and the graph runner (src/runtime). Names point into
- * the decoded protobuf, which the model keeps alive. */
+ * the loader (src/onnx: model.c, graph.c, attrs.c, functions.c behind
+ * load.h) and the runtime (src/runtime: running and analysing it). Names
+ * point into the decoded protobuf, which the model keeps alive. */
 #ifndef ONNXSHAPE_MODEL_H
 #define ONNXSHAPE_MODEL_H
 
@@ -10,6 +11,7 @@
 #include "aops.h"
 #include "fileio.h"
 #include "onnxshape.h"
+#include "tensor.h"
 
 /* What a node is: one of the three kernels, Constant or Identity (checked
  * strictly, run by `run`), an operator of ANALYSIS-OPS (aops.h: evaluated by
@@ -49,36 +51,6 @@ typedef enum attr_type {
 } attr_type;
 _Static_assert(ATTR_INT == (int)ONNXSHAPE_ATTR_INT && ATTR_INTS == (int)ONNXSHAPE_ATTR_INTS,
                "one numbering of attribute types");
-
-/* A tensor and what it points at: a standalone tensor (a tensor file) lives
- * in its own arena with everything decoded for it; a model's tensors live in
- * the model's arena (arena NULL). Either may also map a region of a file
- * (external data, or a large raw_data used in place). */
-struct onnxshape_owned_tensor {
-  onnxshape_tensor view;          /* what kernels see */
-  const char *name;               /* never NULL */
-  struct onnxshape__arena *arena; /* this tensor's own memory, or NULL */
-  onnxshape__map map;             /* the mapped file region, or none (map.base NULL) */
-};
-
-/* Where external data may live: a directory, opened at its first use. A
- * model file is opened by its path and its directory only if it has
- * external data (most have none: two system calls saved per load); the
- * directory then opened must still hold the model file under the name
- * `file` (same device and inode, following links as opening the model
- * did), or the load fails. So data is read from a directory whose `file`
- * is the model that was read: one that replaced the model's own, or a
- * rename of the model (or a chdir, for a relative path) while it loads, is
- * refused. As before this lazy open, a directory that holds a link to the
- * same model file passes: whoever can plant it there could have replaced
- * the directory before the model was opened. */
-typedef struct onnxshape__extdir {
-  const char *path; /* its name (messages, and opening it); NULL: no external data */
-  int fd;           /* the open directory, or -1 */
-  const char *file; /* the model's name within it, when opened lazily; else NULL */
-  dev_t dev;        /* the model file's device and inode (with file) */
-  ino_t ino;
-} onnxshape__extdir;
 
 typedef struct decl_dim {
   int64_t value;     /* >= 0, or -1 when unknown */
@@ -237,17 +209,6 @@ struct onnxshape_model {
   size_t paths_mask;    /* its size - 1 (at least twice n_paths) */
 };
 
-/* Tensor decoding, shared by the model and tensor-file loaders. `msg` is an
- * Onnx__TensorProto decoded into `arena`, where the tensor is allocated too
- * (it points into msg); ext says where external data may live. */
-struct onnxshape__arena;
-onnxshape_status onnxshape__tensor_from_proto(const void *msg, onnxshape__extdir *ext,
-                                              struct onnxshape__arena *arena,
-                                              onnxshape_owned_tensor **out,
-                                              onnxshape_diag *diag);
-/* Closes ext's directory if it was opened. */
-void onnxshape__extdir_close(onnxshape__extdir *ext);
-
 /* A tensor of type, rank and dims given for the graph input declared d:
  * ERR_TYPE_NOT_ALLOWED, ERR_INVALID_RANK or ERR_INVALID_MODEL (a numeric dim
  * that differs; with model_error, every mismatch), the message saying
@@ -260,28 +221,6 @@ onnxshape_status onnxshape__decl_check(const value_decl *d, int32_t type, size_t
  * output) in graph g or the graphs around it (the innermost first), or -1: a
  * hash lookup per graph, in time independent of the graph's size. */
 long onnxshape__graph_find_slot(const model_graph *g, const char *name);
-
-/* onnxshape_tensor_read_file uses a raw_data of at least this many bytes in
- * place, in the mapped file (default 64 KiB; the fuzz target lowers it). */
-extern size_t onnxshape__inplace_min;
-
-/* A decimal number of digits only (external-data offsets and lengths, .npy
- * item sizes): 0 when s is empty, holds anything else or does not fit. */
-int onnxshape__parse_u64(const char *s, uint64_t *v);
-
-/* NumPy .npy files (src/onnx/npy.c, docs/npy.md). */
-/* 1 when the len bytes at b start with the .npy magic "\x93NUMPY". */
-int onnxshape__npy_magic(const void *b, size_t len);
-/* Reads the .npy file in the len bytes at b into a tensor in its own arena,
- * within the memory limit of LIMIT-MEMORY; `shown` names the file in
- * messages, or NULL for bytes in memory. With in_place, numeric data that
- * needs no conversion (little-endian, C order) of at least
- * onnxshape__inplace_min bytes stays where it is in b, and *used_in_place
- * says so (the caller then hands its mapping to the tensor); everything else
- * is copied, so b may go once this returns. */
-onnxshape_status onnxshape__npy_decode(const unsigned char *b, size_t len, const char *shown,
-                                       int in_place, int *used_in_place,
-                                       onnxshape_owned_tensor **out, onnxshape_diag *diag);
 
 /* Decodes the ModelProto in `len` bytes into a new arena (*arena, holding
  * *proto), within the memory limit of LIMIT-MEMORY; `shown` names the file in
@@ -329,22 +268,6 @@ typedef onnxshape_status (*onnxshape__decoded_fn)(const void *proto, struct onnx
 onnxshape_status onnxshape__model_file_decoded(const char *path, onnxshape__decoded_fn use,
                                                void *ctx, onnxshape_diag *diag);
 
-/* Calls report(ctx, what) for each use of a sparse tensor in the decoded
- * ModelProto proto (sparse initializers, sparse attributes, graph inputs,
- * outputs and value_info of a sparse type), `what` naming the place.
- * (src/onnx/model.c) */
-void onnxshape__sparse_uses(const void *proto, void (*report)(void *ctx, const char *what),
-                            void *ctx);
-
-/* Static inference (onnxshape_model_infer) that goes on after a node that
- * cannot succeed whatever the data, calling report(ctx, rule, message) for
- * each, and for every conflict and portability risk (rule: an
- * onnxshape_profile_rule).
- * (src/runtime/infer.c) */
-typedef void (*onnxshape__report_fn)(void *ctx, int rule, const char *message);
-onnxshape_status onnxshape__model_infer_all(const onnxshape_model *m, onnxshape__report_fn report,
-                                            void *ctx, onnxshape_diag *diag);
-
 /* A message about graph `path` (a model_graph's path): "in PATH: message",
  * or "in PATH NOTE: message" with a note (not NULL), or the message alone
  * for the main graph (path ""), into out (cap bytes). out may be message.
@@ -356,30 +279,5 @@ void onnxshape__in_graph(char *out, size_t cap, const char *path, const char *no
  * or OP in the default domain (domain ""). */
 #define ONNXSHAPE__OP_ARGS(domain, op) \
   ARG_NAME(domain), ARG_STR((domain)[0] != '\0' ? ":" : ""), ARG_NAME(op)
-
-/* Operators by count, for messages and summaries. */
-typedef struct op_count {
-  const char *domain; /* "" for the default domain */
-  const char *op;
-  size_t count;
-} op_count;
-/* Distinct operators listed at most (a hostile model may have a million). */
-#define ONNXSHAPE__OP_COUNT_MAX 64u
-/* Adds node n's operator to counts (n_counts listed, at most cap; a node
- * whose operator does not fit counts in *more). (src/onnx/model.c) */
-void onnxshape__count_op(const graph_node *n, op_count *counts, size_t *n_counts, size_t cap,
-                         size_t *more);
-/* The operators of g's nodes (not of its subgraphs) for which select(node)
- * is 1, in order of first use, at most cap of them (*more: how many other
- * nodes are left uncounted); returns how many were listed. */
-size_t onnxshape__count_ops(const model_graph *g, int (*select)(const graph_node *n),
-                            op_count *counts, size_t cap, size_t *more);
-/* "Conv (12), com.microsoft:FusedConv (1)" (and ", and N more nodes"),
- * names escaped, cut to fit `cap`. */
-void onnxshape__op_counts_text(const op_count *counts, size_t n, size_t more, char *buf,
-                               size_t cap);
-/* ONNXSHAPE_OK when `run` can execute every node of the model, else
- * ONNXSHAPE_ERR_UNKNOWN_OPERATOR naming the others (src/runtime/run.c). */
-onnxshape_status onnxshape__runnable(const onnxshape_model *m, onnxshape_diag *diag);
 
 #endif

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "../onnx/arena.h"
-#include "../onnx/model.h"
+#include "runtime.h"
 
 /* An element (a dim or a value): a number, a symbol, or unknown. */
 typedef struct an_elem {

@@ -16,7 +16,7 @@
 
 #include "../core/internal.h"
 #include "../core/le.h"
-#include "../onnx/model.h"
+#include "runtime.h"
 #include "../ops/reshape_rules.h"
 #include "analysis.h"
 

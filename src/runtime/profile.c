@@ -7,7 +7,9 @@
 #include "../core/internal.h"
 #include "../onnx/alloc.h"
 #include "../onnx/arena.h"
-#include "../onnx/model.h"
+#include "onnx_subset.pb-c.h"
+#include "../onnx/wire.h"
+#include "runtime.h"
 
 typedef struct finding {
   onnxshape_profile_rule rule;
@@ -39,6 +41,87 @@ static void add(onnxshape_profile_report *r, onnxshape_profile_rule rule, const 
   (void)onnxshape__format(r->items[r->n].message, sizeof r->items[r->n].message, "{}",
                           ONNXSHAPE__ARGS(ARG_TEXT(message)));
   r->n++;
+}
+
+/* ---- sparse tensors ---------------------------------------------------- */
+
+/* The name of a SparseTensorProto: that of its `values` TensorProto (field
+ * 1, whose name is field 8), read with the wire reader; "" when it has
+ * none. */
+static void sparse_name(const ProtobufCBinaryData *b, char *name, size_t cap) {
+  name[0] = '\0';
+  if (b->len == 0) return; /* empty bytes have no buffer (data is NULL) */
+  const uint8_t *p = b->data, *end = b->data + b->len;
+  wire_field f, g;
+  while (p < end && wire_field_read(&p, end, &f)) {
+    if (f.number != 1 || f.wire != WIRE_LEN) continue;
+    const uint8_t *q = f.at, *stop = f.at + f.v;
+    while (q < stop && wire_field_read(&q, stop, &g)) {
+      if (g.number != 8 || g.wire != WIRE_LEN) continue;
+      size_t n = g.v < cap - 1 ? (size_t)g.v : cap - 1;
+      memcpy(name, g.at, n);
+      name[n] = '\0';
+    }
+    return;
+  }
+}
+
+static void sparse_decls(Onnx__ValueInfoProto **v, size_t n, const char *what,
+                         void (*report)(void *, const char *), void *ctx) {
+  char msg[ONNXSHAPE_DIAG_SIZE];
+  for (size_t i = 0; i < n; i++) {
+    if (v[i]->type != NULL && v[i]->type->value_case == ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE) {
+      onnxshape__format(msg, sizeof msg, "graph {} '{}' is a sparse tensor",
+                        ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(v[i]->name != NULL ? v[i]->name : "")));
+      report(ctx, msg);
+    }
+  }
+}
+
+static int sparse_attribute(const Onnx__AttributeProto *ap) {
+  return ap->has_sparse_tensor || ap->n_sparse_tensors > 0 ||
+         (ap->has_type && (ap->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSOR ||
+                           ap->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSORS));
+}
+
+/* Calls report(ctx, what) for each use of a sparse tensor in the decoded
+ * ModelProto proto (sparse initializers, sparse attributes, graph inputs,
+ * outputs and value_info of a sparse type), `what` naming the place. */
+static void sparse_uses(const void *proto, void (*report)(void *ctx, const char *what),
+                            void *ctx) {
+  const Onnx__GraphProto *g = ((const Onnx__ModelProto *)proto)->graph;
+  if (g == NULL) return;
+  char msg[ONNXSHAPE_DIAG_SIZE], name[128];
+  for (size_t i = 0; i < g->n_sparse_initializer; i++) {
+    sparse_name(&g->sparse_initializer[i], name, sizeof name);
+    if (name[0] != '\0') {
+      onnxshape__format(msg, sizeof msg, "sparse initializer '{}'", ONNXSHAPE__ARGS(ARG_NAME(name)));
+    } else {
+      onnxshape__format(msg, sizeof msg, "sparse initializer #{} (unnamed)",
+                        ONNXSHAPE__ARGS(ARG_UINT(i)));
+    }
+    report(ctx, msg);
+  }
+  for (size_t i = 0; i < g->n_node; i++) {
+    const Onnx__NodeProto *np = g->node[i];
+    for (size_t k = 0; k < np->n_attribute; k++) {
+      const Onnx__AttributeProto *ap = np->attribute[k];
+      if (!sparse_attribute(ap)) continue;
+      const char *op = np->op_type != NULL ? np->op_type : "";
+      const char *attr = ap->name != NULL ? ap->name : "";
+      if (np->name != NULL && np->name[0] != '\0') {
+        onnxshape__format(msg, sizeof msg, "node '{}' ({}): attribute '{}' is a sparse tensor",
+                          ONNXSHAPE__ARGS(ARG_NAME(np->name), ARG_NAME(op), ARG_NAME(attr)));
+      } else {
+        onnxshape__format(msg, sizeof msg, "node #{} ({}): attribute '{}' is a sparse tensor",
+                          ONNXSHAPE__ARGS(ARG_UINT(i), ARG_NAME(op), ARG_NAME(attr)));
+      }
+      report(ctx, msg);
+    }
+  }
+  sparse_decls(g->input, g->n_input, "input", report, ctx);
+  sparse_decls(g->output, g->n_output, "output", report, ctx);
+  sparse_decls(g->value_info, g->n_value_info, "value_info", report, ctx);
 }
 
 static void add_sparse(void *ctx, const char *what) {
@@ -101,7 +184,7 @@ static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena
     return onnxshape__out_of_memory(NULL, NULL, diag);
   }
   int sonnx = profile == ONNXSHAPE_CHECK_SONNX;
-  if (sonnx) onnxshape__sparse_uses(proto, add_sparse, r);
+  if (sonnx) sparse_uses(proto, add_sparse, r);
   onnxshape_status st = ONNXSHAPE_OK;
   /* A model with sparse tensors cannot be loaded; its findings stop there
    * (their names were read from the mapping, when there is one). */

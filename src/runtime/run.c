@@ -7,7 +7,7 @@
 #include "../core/internal.h"
 #include "../core/le.h"
 #include "../onnx/alloc.h"
-#include "../onnx/model.h"
+#include "runtime.h"
 
 /* Small int64 buffers (Shape values, Reshape dims) come from an arena that
  * starts inside the result and grows in chunks, so pointers stay valid. */
@@ -239,7 +239,7 @@ static onnxshape_status run_node(const graph_node *n, onnxshape_result *r, onnxs
       r->values[n->outputs[0]] = *in;
       return ONNXSHAPE_OK;
     }
-    default: break; /* refused before anything runs (onnxshape__runnable) */
+    default: break; /* refused before anything runs (runnable) */
   }
   return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR, "unknown node kind", ONNXSHAPE__NO_ARGS);
 }
@@ -266,7 +266,9 @@ static const value_decl *first_not_tensor(const model_graph *g, const char **wha
   return NULL;
 }
 
-onnxshape_status onnxshape__runnable(const onnxshape_model *m, onnxshape_diag *diag) {
+/* ONNXSHAPE_OK when `run` can execute every node of the model, else the
+ * refusal naming what it cannot (RUN-UNSUPPORTED). */
+static onnxshape_status runnable(const onnxshape_model *m, onnxshape_diag *diag) {
   const char *what = "";
   const value_decl *d = first_not_tensor(&m->g, &what);
   if (d != NULL) {
@@ -300,7 +302,7 @@ onnxshape_status onnxshape_model_check_runnable(const onnxshape_model *m, onnxsh
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_check_runnable: NULL argument",
                             ONNXSHAPE__NO_ARGS);
   }
-  onnxshape_status st = onnxshape__runnable(m, diag);
+  onnxshape_status st = runnable(m, diag);
   if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
   return st;
 }
@@ -311,7 +313,7 @@ onnxshape_status onnxshape_model_run(const onnxshape_model *m, const onnxshape_b
   if (m == NULL || out == NULL || (inputs == NULL && n_inputs > 0)) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_run: NULL argument", ONNXSHAPE__NO_ARGS);
   }
-  onnxshape_status st = onnxshape__runnable(m, diag);
+  onnxshape_status st = runnable(m, diag);
   if (st != ONNXSHAPE_OK) return st;
   onnxshape_result *r =
       m->n_slots <= (SIZE_MAX - sizeof(onnxshape_result)) / sizeof(onnxshape_tensor)
