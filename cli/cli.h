@@ -10,7 +10,8 @@
 
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 
-/* ---- commands (each returns the exit status; main.c) ---- */
+/* ---- commands (each returns the exit status): cli_main in commands.c,
+ * each command in its cmd_*.c, cli_help in help.c ---- */
 int cli_main(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_test(int argc, char **argv);
@@ -29,12 +30,12 @@ int cli_put_help(FILE *f, const char *command);
 /* 1 when an argument (not an option's value) is --help or -h. */
 int cli_asks_help(int argc, char **argv);
 
-/* ---- messages (main.c) ---- */
+/* ---- messages (commands.c) ---- */
 /* "onnxshape: error: " and the text on stderr. The format and its arguments
  * are trusted text (library messages are escaped already); text from the
  * user goes through cli_shown() first. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* text on f; a failed write to stderr makes the command fail (main.c). */
+/* text on f; a failed write to stderr makes the command fail (commands.c). */
 void cli_put_checked(FILE *f, const char *text);
 /* cli_error, the usage lines, EXIT_USAGE. */
 int cli_usage_error(const char *fmt, const char *arg);

@@ -207,7 +207,9 @@ int cli_infer(int argc, char **argv) {
   onnxshape_input_dims *inputs = calloc(n, sizeof *inputs);
   int64_t **stores = calloc(n, sizeof *stores);
   onnxshape_dim_binding *dims = calloc(n, sizeof *dims);
-  onnxshape_infer_options opts = {inputs, 0, dims, 0};
+  onnxshape_infer_options opts = ONNXSHAPE_INFER_OPTIONS_INIT;
+  opts.inputs = inputs;
+  opts.dims = dims;
   int rc = EXIT_OK;
   if (inputs == NULL || stores == NULL || dims == NULL) {
     cli_error("%s", "out of memory");

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Reshape a 2x3x4 float tensor to [4, -1] as a zero-copy view, then as a copy
  * into a caller buffer. No allocation anywhere: every buffer is the caller's. */
-#include <onnxshape.h>
+#include <onnxshape_kernels.h>
 #include <stdio.h>
 
 int main(void) {

@@ -5,6 +5,7 @@
  * written here with a few lines of protobuf encoding. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -194,6 +195,63 @@ static void test_long_target(void) {
   CHECK(v != NULL && v->rank_known && v->rank == 300 && v->dims[150] == -1);
   CHECK(onnxshape_inference_get(inf, 3) == NULL);
   onnxshape_inference_free(inf);
+  onnxshape_model_free(model);
+}
+
+/* covers: API-STRUCT-SIZE */
+/* Options carry their size: a caller compiled with a smaller (older)
+ * struct is read as far as its size, a larger (newer) one only when the
+ * fields this library lacks are unset; returned structs say their size. */
+static void test_struct_sizes(void) {
+  buf m = {{0}, 0};
+  const int64_t target[] = {-1};
+  reshape_model(&m, target, 1);
+  onnxshape_model *model = NULL;
+  CHECK_STATUS(onnxshape_model_parse(m.b, m.n, NULL, &model, NULL), ONNXSHAPE_OK);
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  onnxshape_inference *inf = NULL;
+  onnxshape_infer_options opts;
+  memset(&opts, 0xff, sizeof opts);
+  onnxshape_infer_options_init(&opts);
+  CHECK_I64(opts.size, sizeof opts);
+  CHECK(opts.inputs == NULL && opts.n_inputs == 0 && opts.dims == NULL && opts.n_dims == 0);
+  onnxshape_infer_options_init(NULL);
+  CHECK_STATUS(onnxshape_model_infer_with(model, &opts, &inf, &d), ONNXSHAPE_OK);
+  const onnxshape_infer_summary *sum = onnxshape_inference_summary(inf);
+  CHECK(sum != NULL && sum->size == sizeof *sum && sum->reshape_nodes == 1);
+  const onnxshape_value_info *v = onnxshape_inference_get(inf, 0);
+  CHECK(v != NULL && v->size == sizeof *v);
+  onnxshape_inference_free(inf);
+  inf = NULL;
+  /* Too small: a struct without size (zeroed) or one cut before n_dims. */
+  opts.size = 0;
+  CHECK_STATUS(onnxshape_model_infer_with(model, &opts, &inf, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  char want[ONNXSHAPE_DIAG_SIZE];
+  snprintf(want, sizeof want,
+           "model_infer: options.size is 0; it must be at least %zu (initialize the options "
+           "with ONNXSHAPE_INFER_OPTIONS_INIT)", sizeof opts);
+  CHECK_STR(d.message, want);
+  CHECK(inf == NULL);
+  /* A newer caller's struct: extra fields unset pass, set ones are refused. */
+  struct newer_options {
+    onnxshape_infer_options known;
+    uint64_t newer[2];
+  } big;
+  memset(&big, 0, sizeof big);
+  onnxshape_infer_options_init(&big.known);
+  big.known.size = sizeof big;
+  CHECK_STATUS(onnxshape_model_infer_with(model, &big.known, &inf, &d), ONNXSHAPE_OK);
+  onnxshape_inference_free(inf);
+  inf = NULL;
+  big.newer[1] = 1;
+  CHECK_STATUS(onnxshape_model_infer_with(model, &big.known, &inf, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  snprintf(want, sizeof want,
+           "model_infer: the options set a field at byte %zu, which this library (%zu bytes "
+           "of options) does not have", offsetof(struct newer_options, newer) + 8, sizeof opts);
+  CHECK_STR(d.message, want);
   onnxshape_model_free(model);
 }
 
@@ -812,6 +870,7 @@ static void test_no_signal_handlers(void) {
 RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_null_arguments),
           TEST_ENTRY(test_many_inputs), TEST_ENTRY(test_many_names),
           TEST_ENTRY(test_model_in_memory), TEST_ENTRY(test_long_target),
+          TEST_ENTRY(test_struct_sizes),
           TEST_ENTRY(test_little_endian_storage),
           TEST_ENTRY(test_write_and_read_back), TEST_ENTRY(test_external_needs_directory),
           TEST_ENTRY(test_large_inline_file), TEST_ENTRY(test_read_file_agrees_with_parse),

@@ -4,7 +4,7 @@
 #define ONNXSHAPE_INTERNAL_H
 
 #include "catalog.h"
-#include "onnxshape.h"
+#include "onnxshape_kernels.h"
 
 #if defined(__GNUC__)
 #define ONNXSHAPE_NOINLINE __attribute__((noinline))

@@ -3,7 +3,7 @@
  * or fill tensor data themselves, and for the command. */
 #include "le.h"
 
-#include "onnxshape.h"
+#include "onnxshape_kernels.h"
 
 uint64_t onnxshape_load_le(const void *p, unsigned bytes) {
   return onnxshape__load_le(p, bytes > 8u ? 8u : bytes);

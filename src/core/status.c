@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "onnxshape.h"
+#include "onnxshape_kernels.h"
 
 const char *onnxshape_status_name(onnxshape_status status) {
   switch (status) {

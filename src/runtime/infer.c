@@ -1,24 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What can be known of every value of a model without input data
- * (docs/analysis.md). A value has an element type, dims (each a number, a
- * symbol or unknown; or unknown rank) and, for integer and bool tensors of at
- * most MAX_ENUM elements, element values known the same way. Shape, Reshape
- * and Size go through the kernels' own rule code; the operators exporters
- * use to compute Reshape targets (src/onnx/aops.h) are evaluated here,
- * exactly where the ONNX specification determines the result and unknown
- * elsewhere; every other node's outputs take what value_info or a graph
- * output declaration says. Subgraphs see the values around them. */
+ * (docs/analysis.md): the traversal of graphs, the inputs and their
+ * bindings, the declarations, subgraphs and calls, and the published
+ * result. A value has an element type, dims (each a number, a symbol or
+ * unknown; or unknown rank) and, for integer and bool tensors of at most
+ * MAX_ENUM elements, element values known the same way. One node's
+ * evaluation is analysis.c's: Shape, Reshape and Size through the kernels'
+ * own rule code, and the operators of src/onnx/aops.h exactly where the
+ * ONNX specification determines the result; every other node's outputs take
+ * what value_info or a graph output declaration says. Subgraphs see the
+ * values around them. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/internal.h"
 #include "../onnx/alloc.h"
 #include "../onnx/arena.h"
-
-#include "../core/internal.h"
-#include "../core/le.h"
-#include "runtime.h"
-#include "../ops/reshape_rules.h"
 #include "analysis.h"
+#include "runtime.h"
 
 struct onnxshape_inference {
   size_t n;
@@ -345,6 +345,7 @@ static int not_evaluated(const graph_node *n) { return !an_evaluates(n) && n->bo
 
 static void summarise(onnxshape_inference *inf, const onnxshape_model *m) {
   onnxshape_infer_summary *sum = &inf->summary;
+  sum->size = sizeof *sum;
   op_count counts[ONNXSHAPE__OP_COUNT_MAX];
   size_t n_counts = 0, more = 0;
   for (size_t k = 0; k < m->n_graphs; k++) {
@@ -390,6 +391,7 @@ static int publish(onnxshape_inference *inf, const onnxshape_model *m) {
       const value_slot *vs = &g->slots[i];
       const slot_info *s = &inf->slots[vs->id];
       onnxshape_value_info *v = &inf->infos[at++];
+      v->size = sizeof *v;
       v->name = vs->name;
       v->graph = g->path;
       v->type = s->type;
@@ -488,10 +490,47 @@ static onnxshape_status infer_model(const onnxshape_model *m, const onnxshape_in
   return ONNXSHAPE_OK;
 }
 
+void onnxshape_infer_options_init(onnxshape_infer_options *opts) {
+  if (opts == NULL) return;
+  const onnxshape_infer_options init = ONNXSHAPE_INFER_OPTIONS_INIT;
+  *opts = init;
+}
+
+/* The caller's options as this library's struct: the `size` bytes it was
+ * compiled with, fields past them unset; a larger struct (a newer header)
+ * only when the fields this library does not have are unset (zero). */
+static onnxshape_status take_options(const onnxshape_infer_options *in,
+                                     onnxshape_infer_options *out, onnxshape_diag *diag) {
+  onnxshape_infer_options_init(out);
+  if (in == NULL) return ONNXSHAPE_OK;
+  const size_t least = offsetof(onnxshape_infer_options, n_dims) + sizeof in->n_dims;
+  if (in->size < least) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                            "model_infer: options.size is {}; it must be at least {} "
+                            "(initialize the options with ONNXSHAPE_INFER_OPTIONS_INIT)",
+                            ONNXSHAPE__ARGS(ARG_UINT(in->size), ARG_UINT(least)));
+  }
+  const unsigned char *bytes = (const unsigned char *)in;
+  for (size_t i = sizeof *out; i < in->size; i++) {
+    if (bytes[i] != 0) {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                              "model_infer: the options set a field at byte {}, which this "
+                              "library ({} bytes of options) does not have",
+                              ONNXSHAPE__ARGS(ARG_UINT(i), ARG_UINT(sizeof *out)));
+    }
+  }
+  memcpy(out, in, in->size < sizeof *out ? in->size : sizeof *out);
+  out->size = sizeof *out;
+  return ONNXSHAPE_OK;
+}
+
 onnxshape_status onnxshape_model_infer_with(const onnxshape_model *m,
                                             const onnxshape_infer_options *opts,
                                             onnxshape_inference **out, onnxshape_diag *diag) {
-  return infer_model(m, opts, out, NULL, NULL, diag);
+  onnxshape_infer_options taken;
+  onnxshape_status st = take_options(opts, &taken, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  return infer_model(m, &taken, out, NULL, NULL, diag);
 }
 
 onnxshape_status onnxshape_model_infer(const onnxshape_model *m, onnxshape_inference **out,

@@ -9,6 +9,7 @@
 # a consumer with find_package(onnxshape COMPONENTS kernels) and with
 # pkg-config onnxshape-kernels. Prints "N passed, M failed".
 # Usage: kernels_only.sh SOURCE_DIR SCRATCH_DIR C_COMPILER
+# covers: API-HEADERS (the kernels' header alone, installed and compiled against)
 set -u
 src=$1 scratch=$2 cc=$3
 pass=0 fail=0
@@ -40,17 +41,17 @@ ctest --test-dir "$build" >"$scratch/ctest.log" 2>&1 &&
 cmake --install "$build" --prefix "$prefix" >/dev/null 2>&1 || bad "install"
 libdir=$(ls -d "$prefix"/lib*/pkgconfig 2>/dev/null | head -n 1)
 libdir=${libdir%/pkgconfig}
-# The header, the archive, the CMake component and the .pc file; nothing of
+# The kernels' header (not the whole library's onnxshape.h), the archive, the CMake component and the .pc file; nothing of
 # the whole library or the command.
 missing=""
-for f in include/onnxshape.h include/onnxshape_spec.h "${libdir#$prefix/}/libonnxshape-kernels.a" \
+for f in include/onnxshape_kernels.h include/onnxshape_spec.h "${libdir#$prefix/}/libonnxshape-kernels.a" \
          "${libdir#$prefix/}/pkgconfig/onnxshape-kernels.pc" \
          "${libdir#$prefix/}/cmake/onnxshape/onnxshapeConfig.cmake" \
          "${libdir#$prefix/}/cmake/onnxshape/onnxshapeKernelsTargets.cmake"; do
   [ -f "$prefix/$f" ] || missing="$missing $f"
 done
 extra=$(cd "$prefix" && find . -name 'libonnxshape.*' -o -name onnxshape -type f \
-  -o -name onnxshapeTargets.cmake -o -name onnxshape.pc | tr '\n' ' ')
+  -o -name onnxshapeTargets.cmake -o -name onnxshape.pc -o -name onnxshape.h | tr '\n' ' ')
 [ -z "$missing" ] && [ -z "$extra" ] && ok || bad "installed files: missing$missing; unexpected $extra"
 
 # What the archive needs from outside itself (on 32-bit targets also
@@ -79,7 +80,7 @@ else
   ok
 fi
 pc=$libdir/pkgconfig
-if PKG_CONFIG_PATH=$pc "$cc" -std=c11 -Wall -Werror $(PKG_CONFIG_PATH=$pc pkg-config --cflags onnxshape-kernels) \
+if PKG_CONFIG_PATH=$pc "$cc" -std=c11 -Wall -Werror -DKERNELS_ONLY $(PKG_CONFIG_PATH=$pc pkg-config --cflags onnxshape-kernels) \
      "$src/tests/install/consumer/consumer.c" -o "$scratch/consumer-pc" \
      $(PKG_CONFIG_PATH=$pc pkg-config --libs onnxshape-kernels) 2>"$scratch/pc.log" &&
    [ "$("$scratch/consumer-pc")" = "consumer: [2,3,4] -> [4,6]" ]; then
