@@ -44,6 +44,8 @@ int cli_exit_for(onnxshape_status st);
 /* s escaped for a message (onnxshape_escape), shortened at the end past 400
  * bytes; valid until the fourth call after this one. */
 const char *cli_shown(const char *s);
+/* "DIR/NAME" (malloc; NULL when out of memory). */
+char *cli_join_path(const char *dir, const char *name);
 /* Loads a model file, reporting a failure; the exit status. */
 int cli_load_model(const char *path, onnxshape_model **m);
 /* EXIT_OK when the model's files (the model itself when mapped, mapped

@@ -169,17 +169,6 @@ typedef struct out_file {
   int renamed;
 } out_file;
 
-static char *join(const char *dir, const char *name) {
-  size_t a = strlen(dir), b = strlen(name);
-  char *p = malloc(a + b + 2);
-  if (p != NULL) {
-    memcpy(p, dir, a);
-    p[a] = '/';
-    memcpy(p + a + 1, name, b + 1);
-  }
-  return p;
-}
-
 /* A new file DIR/.onnxshape-output_<k>.<ext>.<pid>-<time><n>, created
  * exclusively (so no other run's file is ever taken) and registered for
  * removal on a signal; signals wait meanwhile, so it never exists
@@ -192,7 +181,7 @@ static int create_temp(const char *dir, size_t k, const char *ext, char **path) 
     char name[96];
     snprintf(name, sizeof name, ".onnxshape-output_%zu.%s.%ld-%lx%lx", k, ext, (long)getpid(),
              (unsigned long)ts.tv_nsec, ++counter);
-    *path = join(dir, name);
+    *path = cli_join_path(dir, name);
     if (*path == NULL) {
       errno = ENOMEM;
       return -1;
@@ -318,7 +307,7 @@ static int write_outputs(const char *dir, const onnxshape_result *r, const onnxs
     char name[64];
     const char *ext = a->npy ? "npy" : "pb";
     snprintf(name, sizeof name, "output_%zu.%s", k, ext);
-    f[k].final = join(dir, name);
+    f[k].final = cli_join_path(dir, name);
     int fd = f[k].final != NULL ? create_temp(dir, k, ext, &f[k].tmp) : (errno = ENOMEM, -1);
     if (fd < 0) {
       cli_error("cannot create a file in '%s': %s", cli_shown(dir), strerror(errno));

@@ -9,18 +9,6 @@
 
 #include "cli.h"
 
-/* dir/name, or NULL when out of memory. */
-static char *join_path(const char *dir, const char *name) {
-  size_t a = strlen(dir), b = strlen(name);
-  char *p = malloc(a + b + 2);
-  if (p != NULL) {
-    memcpy(p, dir, a);
-    p[a] = '/';
-    memcpy(p + a + 1, name, b + 1);
-  }
-  return p;
-}
-
 /* Type, dims and exact bytes (padding bits of a sub-byte type's last byte
  * aside; strings by content). */
 static int compare(const onnxshape_tensor *got, const onnxshape_tensor *want, char *why,
@@ -181,7 +169,7 @@ static int check_data_files(const onnxshape_model *m, const char *ds, size_t *n_
 /* Reads dir/name as a tensor; 0 with why filled on failure. */
 static int read_tensor(const char *ds, const char *name, onnxshape_owned_tensor **t, char *why,
                        size_t cap) {
-  char *path = join_path(ds, name);
+  char *path = cli_join_path(ds, name);
   onnxshape_diag d;
   onnxshape_diag_init(&d);
   if (path == NULL) snprintf(d.message, sizeof d.message, "out of memory");
@@ -264,7 +252,7 @@ static int run_data_set(const onnxshape_model *m, const char *ds, char *why, siz
 /* Runs the test directory dir; 0 with why filled when it fails. */
 static int test_one(const char *dir, char *why, size_t cap) {
   onnxshape_model *m = NULL;
-  char *path = join_path(dir, "model.onnx");
+  char *path = cli_join_path(dir, "model.onnx");
   onnxshape_diag d;
   onnxshape_diag_init(&d);
   if (path == NULL) snprintf(d.message, sizeof d.message, "out of memory");
@@ -281,7 +269,7 @@ static int test_one(const char *dir, char *why, size_t cap) {
   if (!ok) snprintf(why, cap, "no test_data_set_* directory");
   for (size_t s = 0; s < n_sets; s++) {
     char inner[900];
-    char *ds = ok ? join_path(dir, sets[s]) : NULL;
+    char *ds = ok ? cli_join_path(dir, sets[s]) : NULL;
     if (ok && ds == NULL) {
       snprintf(why, cap, "out of memory");
       ok = 0;

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,18 @@ int cli_usage_error(const char *fmt, const char *arg) {
 
 int cli_exit_for(onnxshape_status st) {
   return st == ONNXSHAPE_ERR_IO ? EXIT_USAGE : EXIT_INVALID;
+}
+
+char *cli_join_path(const char *dir, const char *name) {
+  size_t a = strlen(dir), b = strlen(name);
+  if (a > SIZE_MAX / 2 || b > SIZE_MAX / 2 - 2) return NULL;
+  char *p = malloc(a + b + 2);
+  if (p != NULL) {
+    memcpy(p, dir, a);
+    p[a] = '/';
+    memcpy(p + a + 1, name, b + 1);
+  }
+  return p;
 }
 
 const char *cli_shown(const char *s) {

@@ -346,6 +346,10 @@ onnxshape_status onnxshape__reject(onnxshape_op op, int version, int32_t type,
 typedef enum onnxshape__other_op { ONNXSHAPE__CONSTANT, ONNXSHAPE__IDENTITY } onnxshape__other_op;
 int onnxshape__other_version(onnxshape__other_op op, int64_t opset);
 uint32_t onnxshape__other_types(onnxshape__other_op op, int version);
+/* Identity's one rule: ONNXSHAPE_OK when Identity-`version` takes an input
+ * of element type `type`, else ERR_TYPE_NOT_ALLOWED ("input type T is not
+ * allowed"); for the runner and static analysis alike. */
+onnxshape_status onnxshape__identity_check(int version, int32_t type, onnxshape_diag *diag);
 
 /* The element count of the 'data' input's dims, with messages naming the
  * operator and version (Size and Reshape: both count their input 'data').

@@ -171,6 +171,16 @@ uint32_t onnxshape__other_types(onnxshape__other_op op, int version) {
                                                     : ONNXSHAPE__TYPES_UP_TO(last);
 }
 
+onnxshape_status onnxshape__identity_check(int version, int32_t type, onnxshape_diag *diag) {
+  uint32_t types = onnxshape__other_types(ONNXSHAPE__IDENTITY, version);
+  if (type >= 1 && type <= ONNXSHAPE_TYPE_LAST && (types & (1u << type)) != 0) {
+    return ONNXSHAPE_OK;
+  }
+  return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "Identity", version,
+                         "input type {} is not allowed",
+                         ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(type))));
+}
+
 /* ---- Refusals -------------------------------------------------------------- */
 
 onnxshape_status onnxshape__reject(onnxshape_op op, int version, int32_t type,

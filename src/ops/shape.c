@@ -1,20 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Shape: dims[s:e] of the input as 1-D int64 (docs/semantics.md, "Shape"). */
 #include "../core/catalog_fns.h"
-
-/* Adds r to a negative axis, then clamps to [0, r]. Written so that no
- * intermediate overflows, even for INT64_MIN and INT64_MAX. */
-/*@ requires 0 <= r;
-    // SHAPE-CLAMP
-    assigns \nothing;
-    ensures \result == clamp_axis(axis, r) && 0 <= \result <= r;
-*/
-static int64_t clamp_axis(int64_t axis, int64_t r) {
-  if (axis < 0) {
-    return axis < -r ? 0 : axis + r;
-  }
-  return axis > r ? r : axis;
-}
+#include "shape_rules.h"
 
 /*@ requires attrs == \null || \valid_read(attrs);
     requires \valid(s) && \valid(e);
@@ -58,8 +45,8 @@ static onnxshape_status shape_slice(int version, int32_t type, size_t rank,
                             "attribute '{}' is not defined before Shape-15", VAL_NAME(has_start ? "start" : "end"));
   }
   int64_t r = (int64_t)rank;
-  int64_t start = clamp_axis(has_start ? attrs->start : 0, r);
-  int64_t end = clamp_axis(has_end ? attrs->end : r, r);
+  int64_t start = onnxshape__clamp_axis(has_start ? attrs->start : 0, r);
+  int64_t end = onnxshape__clamp_axis(has_end ? attrs->end : r, r);
   *s = (size_t)start;
   *e = start < end ? (size_t)end : (size_t)start;
   return ONNXSHAPE_OK;

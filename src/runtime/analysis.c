@@ -13,6 +13,7 @@
 #include "../core/internal.h"
 #include "../core/le.h"
 #include "../ops/reshape_rules.h"
+#include "../ops/shape_rules.h"
 
 #define AOP(x) ((node_kind)(NODE_AOP + (int)(x)))
 
@@ -53,48 +54,56 @@ int an_all_unknown(const an_elem *x, size_t n) {
   return 1;
 }
 
-/* The integer types whose elements are tracked, and their ranges (uint64
- * values past INT64_MAX are not tracked). */
-static int int_range(int32_t t, int64_t *lo, int64_t *hi) {
-  switch (t) {
-    case ONNXSHAPE_TYPE_BOOL: *lo = 0; *hi = 1; return 1;
-    case ONNXSHAPE_TYPE_UINT8: *lo = 0; *hi = UINT8_MAX; return 1;
-    case ONNXSHAPE_TYPE_INT8: *lo = INT8_MIN; *hi = INT8_MAX; return 1;
-    case ONNXSHAPE_TYPE_UINT16: *lo = 0; *hi = UINT16_MAX; return 1;
-    case ONNXSHAPE_TYPE_INT16: *lo = INT16_MIN; *hi = INT16_MAX; return 1;
-    case ONNXSHAPE_TYPE_INT32: *lo = INT32_MIN; *hi = INT32_MAX; return 1;
-    case ONNXSHAPE_TYPE_UINT32: *lo = 0; *hi = UINT32_MAX; return 1;
-    case ONNXSHAPE_TYPE_INT64: *lo = INT64_MIN; *hi = INT64_MAX; return 1;
-    case ONNXSHAPE_TYPE_UINT64: *lo = 0; *hi = INT64_MAX; return 1;
-    default: return 0;
+/* The integer (and bool) types whose elements are tracked: their storage
+ * and their range (uint64 values past INT64_MAX are not tracked). The one
+ * table of them: reading an element and checking a result both use it. */
+typedef struct int_type {
+  int32_t type;
+  unsigned bytes;
+  int sign;
+  int64_t lo, hi;
+} int_type;
+
+static const int_type int_types[] = {
+    {ONNXSHAPE_TYPE_BOOL, 1, 0, 0, 1},
+    {ONNXSHAPE_TYPE_UINT8, 1, 0, 0, UINT8_MAX},
+    {ONNXSHAPE_TYPE_INT8, 1, 1, INT8_MIN, INT8_MAX},
+    {ONNXSHAPE_TYPE_UINT16, 2, 0, 0, UINT16_MAX},
+    {ONNXSHAPE_TYPE_INT16, 2, 1, INT16_MIN, INT16_MAX},
+    {ONNXSHAPE_TYPE_INT32, 4, 1, INT32_MIN, INT32_MAX},
+    {ONNXSHAPE_TYPE_UINT32, 4, 0, 0, UINT32_MAX},
+    {ONNXSHAPE_TYPE_INT64, 8, 1, INT64_MIN, INT64_MAX},
+    {ONNXSHAPE_TYPE_UINT64, 8, 0, 0, INT64_MAX},
+};
+
+/* Type t's row, or NULL when its elements are not tracked. */
+static const int_type *int_type_of(int32_t t) {
+  for (size_t i = 0; i < sizeof int_types / sizeof int_types[0]; i++) {
+    if (int_types[i].type == t) return &int_types[i];
   }
+  return NULL;
 }
 
-static int is_int_type(int32_t t) {
-  int64_t lo, hi;
-  return int_range(t, &lo, &hi);
+static int int_range(int32_t t, int64_t *lo, int64_t *hi) {
+  const int_type *it = int_type_of(t);
+  if (it == NULL) return 0;
+  *lo = it->lo;
+  *hi = it->hi;
+  return 1;
 }
+
+static int is_int_type(int32_t t) { return int_type_of(t) != NULL; }
 
 /* Element i of an integer or bool tensor (little-endian storage). */
 static int read_elem(const onnxshape_tensor *t, size_t i, int64_t *v) {
-  unsigned bytes;
-  int sign;
-  switch (t->type) {
-    case ONNXSHAPE_TYPE_BOOL: case ONNXSHAPE_TYPE_UINT8: bytes = 1; sign = 0; break;
-    case ONNXSHAPE_TYPE_INT8: bytes = 1; sign = 1; break;
-    case ONNXSHAPE_TYPE_UINT16: bytes = 2; sign = 0; break;
-    case ONNXSHAPE_TYPE_INT16: bytes = 2; sign = 1; break;
-    case ONNXSHAPE_TYPE_INT32: bytes = 4; sign = 1; break;
-    case ONNXSHAPE_TYPE_UINT32: bytes = 4; sign = 0; break;
-    case ONNXSHAPE_TYPE_INT64: bytes = 8; sign = 1; break;
-    case ONNXSHAPE_TYPE_UINT64: bytes = 8; sign = 0; break;
-    default: return 0;
-  }
-  if (t->data == NULL || (i + 1) * bytes > t->data_bytes) return 0;
+  const int_type *it = int_type_of(t->type);
+  if (it == NULL) return 0;
+  unsigned bytes = it->bytes;
+  if (t->data == NULL || i >= t->data_bytes / bytes) return 0;
   uint64_t u = onnxshape__load_le((const unsigned char *)t->data + i * bytes, bytes);
   if (t->type == ONNXSHAPE_TYPE_BOOL) u = u != 0;
-  if (sign && bytes < 8 && (u >> (8 * bytes - 1)) != 0) u |= ~(uint64_t)0 << (8 * bytes);
-  if (!sign && u > (uint64_t)INT64_MAX) return 0;
+  if (it->sign && bytes < 8 && (u >> (8 * bytes - 1)) != 0) u |= ~(uint64_t)0 << (8 * bytes);
+  if (!it->sign && u > (uint64_t)INT64_MAX) return 0;
   *v = (int64_t)u; /* two's complement: the value itself for signed types */
   return 1;
 }
@@ -791,12 +800,10 @@ static onnxshape_status eval_shape(an_ctx *c, const graph_node *n, onnxshape_dia
   onnxshape_status st = onnxshape_shape_infer(n->version, type, x->rank, &n->shape_attrs, &len, diag);
   if (st != ONNXSHAPE_OK) return st;
   out->dims[0] = an_num((int64_t)len);
-  size_t start = 0;
-  if (n->shape_attrs.has_start) {
-    int64_t r = (int64_t)x->rank, a = n->shape_attrs.start;
-    int64_t s = a < 0 ? (a < -r ? 0 : a + r) : (a > r ? r : a);
-    start = (size_t)s;
-  }
+  /* The kernel's own clamp (onnxshape_shape_infer accepted the rank). */
+  size_t start = n->shape_attrs.has_start
+                     ? (size_t)onnxshape__clamp_axis(n->shape_attrs.start, (int64_t)x->rank)
+                     : 0;
   if (!an_set_vals(c, out, len)) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
   for (size_t i = 0; i < len; i++) out->vals[i] = x->dims[start + i];
   return ONNXSHAPE_OK;
@@ -981,11 +988,9 @@ onnxshape_status an_eval(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
       break;
     case NODE_IDENTITY: {
       const slot_info *x = in(c, n, 0);
-      if (x->type != 0 &&
-          (onnxshape__other_types(ONNXSHAPE__IDENTITY, n->version) & (1u << x->type)) == 0) {
-        return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "Identity", n->version,
-                               "input type {} is not allowed",
-                               ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(x->type))));
+      if (x->type != 0) {
+        onnxshape_status st = onnxshape__identity_check(n->version, x->type, diag);
+        if (st != ONNXSHAPE_OK) return st;
       }
       ok = eval_copy(c, n);
       break;

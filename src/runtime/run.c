@@ -231,11 +231,8 @@ static onnxshape_status run_node(const graph_node *n, onnxshape_result *r, onnxs
     case NODE_CONSTANT: r->values[n->outputs[0]] = n->constant->view; return ONNXSHAPE_OK;
     case NODE_IDENTITY: {
       const onnxshape_tensor *in = &r->values[n->inputs[0]];
-      uint32_t types = onnxshape__other_types(ONNXSHAPE__IDENTITY, n->version);
-      if (in->type < 1 || in->type > ONNXSHAPE_TYPE_LAST || (types & (1u << in->type)) == 0) {
-        return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "Identity", n->version,
-                               "input type {} is not allowed", ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(in->type))));
-      }
+      onnxshape_status st = onnxshape__identity_check(n->version, in->type, diag);
+      if (st != ONNXSHAPE_OK) return st;
       r->values[n->outputs[0]] = *in;
       return ONNXSHAPE_OK;
     }
