@@ -20,15 +20,6 @@ extern uint64_t onnxshape__alloc_count, onnxshape__fail_at;
 int onnxshape__alloc_fails(void);
 #else
 static inline int onnxshape__alloc_fails(void) { return 0; }
-struct onnxshape__arena;
-/* The one wording of a failed allocation, for every allocating layer
- * (ONNXSHAPE_ERR_OUT_OF_MEMORY): "<doing> would take more than N MiB of
- * memory (the limit ...)" when arena `a` refused it for its limit
- * (LIMIT-MEMORY), else "out of memory" (a and doing may be NULL: a
- * failure of the machine's memory). */
-onnxshape_status onnxshape__out_of_memory(const struct onnxshape__arena *a, const char *doing,
-                                          onnxshape_diag *diag);
-
 #endif
 
 static inline void *onnxshape__malloc(size_t n) {
