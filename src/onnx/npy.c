@@ -504,53 +504,84 @@ static onnxshape_status parse_header(const npy_reader *r, npy_header *h) {
 
 /* Where each element of the file goes in row-major (C) order: the element
  * after the one at `at`, walking the file's order. A Fortran-order file
- * varies its first dim fastest; C order is the identity. */
+ * varies its first dim fastest; C order is the identity. Dims of 1 change
+ * neither order, so the walk counts only the dims above 1: each is at
+ * least 2, so a step carries into the next dim at most every other
+ * element, the one after it every fourth, and so on; n elements take
+ * fewer than 2n counter steps, however many dims of 1 the shape has. */
+typedef struct npy_axis {
+  size_t size;   /* the dim, above 1 */
+  size_t idx;    /* the current element's index along it */
+  size_t stride; /* elements per step along it in C order */
+} npy_axis;
+
 typedef struct npy_walk {
-  size_t at;   /* the C-order index of the current element */
-  size_t rank; /* 0: the orders agree */
-  const int64_t *dims;
-  size_t *idx;    /* the current element's index per dim */
-  size_t *stride; /* elements per step of each dim in C order */
+  size_t at;      /* the C-order index of the current element */
+  size_t n_axes;  /* dims above 1 when the orders differ, else 0 */
+  npy_axis *axes; /* in the file's order: the fastest first */
+  uint64_t steps; /* counter steps taken, for onnxshape__npy_walk_steps */
 } npy_walk;
 
+/* For tests (tests/test_npy.c): when not NULL, each read of reordered data
+ * adds the counter steps its walk took. Never set by the library, so
+ * threads that read files only read this pointer. */
+extern uint64_t *onnxshape__npy_walk_steps;
+uint64_t *onnxshape__npy_walk_steps;
+
 static void walk_next(npy_walk *w) {
-  if (w->rank == 0u) {
+  if (w->n_axes == 0u) {
     w->at++;
     return;
   }
-  for (size_t j = 0; j < w->rank; j++) {
-    w->idx[j]++;
-    w->at += w->stride[j];
-    if (w->idx[j] < (size_t)w->dims[j]) return;
-    w->at -= w->idx[j] * w->stride[j];
-    w->idx[j] = 0;
+  for (size_t j = 0; j < w->n_axes; j++) {
+    npy_axis *a = &w->axes[j];
+    w->steps++;
+    a->idx++;
+    w->at += a->stride;
+    if (a->idx < a->size) return;
+    w->at -= a->idx * a->stride;
+    a->idx = 0;
   }
+}
+
+/* Adds w's steps to the tests' counter. */
+static void walk_done(const npy_walk *w) {
+  if (onnxshape__npy_walk_steps != NULL) *onnxshape__npy_walk_steps += w->steps;
+}
+
+/* The number of dims above 1. */
+static size_t big_dims(const npy_header *h, const int64_t *dims) {
+  size_t big = 0;
+  for (size_t j = 0; j < h->rank; j++) big += dims[j] > 1;
+  return big;
 }
 
 /* Fortran order differs from C order only when two dims or more exceed 1. */
 static int needs_reorder(const npy_header *h, const int64_t *dims) {
-  size_t big = 0;
-  for (size_t j = 0; j < h->rank; j++) big += dims[j] > 1;
-  return h->fortran && big >= 2u;
+  return h->fortran && big_dims(h, dims) >= 2u;
 }
 
-/* The walk for n > 0 elements in the header's order. */
-static onnxshape_status walk_init(npy_reader *r, const npy_header *h, const int64_t *dims,
+/* The walk for n elements in the header's order: an axis per dim above 1
+ * when the orders differ and n > 0 (no dim is then 0). */
+static onnxshape_status walk_init(npy_reader *r, const npy_header *h, const int64_t *dims, size_t n,
                                   npy_walk *w) {
   memset(w, 0, sizeof *w);
-  if (!needs_reorder(h, dims)) return ONNXSHAPE_OK;
-  w->idx = npy_alloc(r, h->rank, sizeof *w->idx);
-  w->stride = npy_alloc(r, h->rank, sizeof *w->stride);
-  if (w->idx == NULL || w->stride == NULL) return npy_no_memory(r);
-  /* Every product below is at most the element count, which fits size_t:
-   * the file holds that many elements of at least one byte. */
-  size_t s = 1;
+  if (n == 0u || !needs_reorder(h, dims)) return ONNXSHAPE_OK;
+  size_t big = big_dims(h, dims);
+  w->axes = npy_alloc(r, big, sizeof *w->axes);
+  if (w->axes == NULL) return npy_no_memory(r);
+  /* Every product below is at most n, which fits size_t. Filled from the
+   * last dim (stride 1 in C order) to the first, the fastest in the file. */
+  size_t s = 1, k = big;
   for (size_t j = h->rank; j-- > 0;) {
-    w->stride[j] = s;
-    s *= (size_t)dims[j];
+    if (dims[j] <= 1) continue;
+    npy_axis *a = &w->axes[--k];
+    a->size = (size_t)dims[j];
+    a->idx = 0;
+    a->stride = s;
+    s *= a->size;
   }
-  w->rank = h->rank;
-  w->dims = dims;
+  w->n_axes = big;
   return ONNXSHAPE_OK;
 }
 
@@ -574,9 +605,9 @@ static onnxshape_status numeric_data(npy_reader *r, const npy_header *h, const i
   unsigned char *dst = npy_alloc(r, bytes, 1);
   if (dst == NULL) return npy_no_memory(r);
   npy_walk w;
-  onnxshape_status st = walk_init(r, h, dims, &w);
+  onnxshape_status st = walk_init(r, h, dims, n, &w);
   if (st != ONNXSHAPE_OK) return st;
-  if (!h->swap && w.rank == 0u) {
+  if (!h->swap && w.n_axes == 0u) {
     memcpy(dst, src, bytes);
   } else {
     size_t unit = h->unit, last = h->swap ? unit - 1u : 0u;
@@ -589,6 +620,7 @@ static onnxshape_status numeric_data(npy_reader *r, const npy_header *h, const i
       }
     }
   }
+  walk_done(&w);
   t->view.data = dst;
   t->view.data_bytes = bytes;
   return ONNXSHAPE_OK;
@@ -684,7 +716,7 @@ static onnxshape_status string_data(npy_reader *r, const npy_header *h, const in
   unsigned char *text = s != NULL ? npy_alloc(r, total, 1) : NULL;
   if (s == NULL || text == NULL) return npy_no_memory(r);
   npy_walk w;
-  st = walk_init(r, h, dims, &w);
+  st = walk_init(r, h, dims, n, &w);
   if (st != ONNXSHAPE_OK) return st;
   size_t used = 0;
   for (size_t e = 0; e < n; e++, walk_next(&w)) {
@@ -709,6 +741,7 @@ static onnxshape_status string_data(npy_reader *r, const npy_header *h, const in
     s[w.at].data = used > start ? (const char *)text + start : NULL;
     s[w.at].length = used - start;
   }
+  walk_done(&w);
   t->view.data = n > 0u ? s : NULL;
   t->view.data_bytes = n * sizeof *s;
   return ONNXSHAPE_OK;
