@@ -273,20 +273,48 @@ static int descr_size(const char *s, uint64_t *v) {
   return onnxshape__parse_u64(s, v);
 }
 
-/* The numeric types: kind, size, ONNX type. */
-static const struct npy_numeric {
+/* The dtypes onnxshape reads and writes, one row each: NumPy's kind
+ * letter, the bytes of an element (0: the descr gives them, in units), the
+ * bytes of each value whose byte order '<' or '>' sets (a complex has two
+ * values), and the ONNX type. Reading maps a descr's kind and size to its
+ * row; writing takes the first row of the tensor's type ('S' for strings),
+ * '|' before the kind when a value is one byte, else '<'. */
+typedef struct npy_dtype {
   char kind;
   unsigned size;
+  unsigned unit;
   int32_t type;
-} npy_numerics[] = {
-    {'b', 1, ONNXSHAPE_TYPE_BOOL},      {'i', 1, ONNXSHAPE_TYPE_INT8},
-    {'u', 1, ONNXSHAPE_TYPE_UINT8},     {'i', 2, ONNXSHAPE_TYPE_INT16},
-    {'u', 2, ONNXSHAPE_TYPE_UINT16},    {'i', 4, ONNXSHAPE_TYPE_INT32},
-    {'u', 4, ONNXSHAPE_TYPE_UINT32},    {'i', 8, ONNXSHAPE_TYPE_INT64},
-    {'u', 8, ONNXSHAPE_TYPE_UINT64},    {'f', 2, ONNXSHAPE_TYPE_FLOAT16},
-    {'f', 4, ONNXSHAPE_TYPE_FLOAT},     {'f', 8, ONNXSHAPE_TYPE_DOUBLE},
-    {'c', 8, ONNXSHAPE_TYPE_COMPLEX64}, {'c', 16, ONNXSHAPE_TYPE_COMPLEX128},
+} npy_dtype;
+
+static const npy_dtype npy_dtypes[] = {
+    {'b', 1, 1, ONNXSHAPE_TYPE_BOOL},      {'i', 1, 1, ONNXSHAPE_TYPE_INT8},
+    {'u', 1, 1, ONNXSHAPE_TYPE_UINT8},     {'i', 2, 2, ONNXSHAPE_TYPE_INT16},
+    {'u', 2, 2, ONNXSHAPE_TYPE_UINT16},    {'i', 4, 4, ONNXSHAPE_TYPE_INT32},
+    {'u', 4, 4, ONNXSHAPE_TYPE_UINT32},    {'i', 8, 8, ONNXSHAPE_TYPE_INT64},
+    {'u', 8, 8, ONNXSHAPE_TYPE_UINT64},    {'f', 2, 2, ONNXSHAPE_TYPE_FLOAT16},
+    {'f', 4, 4, ONNXSHAPE_TYPE_FLOAT},     {'f', 8, 8, ONNXSHAPE_TYPE_DOUBLE},
+    {'c', 8, 4, ONNXSHAPE_TYPE_COMPLEX64}, {'c', 16, 8, ONNXSHAPE_TYPE_COMPLEX128},
+    {'S', 0, 1, ONNXSHAPE_TYPE_STRING},    {'U', 0, 4, ONNXSHAPE_TYPE_STRING},
 };
+
+#define NPY_N_DTYPES (sizeof npy_dtypes / sizeof npy_dtypes[0])
+
+/* The row of kind and size (any size for 'S' and 'U'), or NULL. */
+static const npy_dtype *dtype_of_descr(char kind, uint64_t size) {
+  for (size_t i = 0; i < NPY_N_DTYPES; i++) {
+    const npy_dtype *d = &npy_dtypes[i];
+    if (d->kind == kind && (d->size == 0u || d->size == size)) return d;
+  }
+  return NULL;
+}
+
+/* The row NumPy writes for an ONNX type, or NULL when NumPy has none. */
+static const npy_dtype *dtype_of_type(int32_t type) {
+  for (size_t i = 0; i < NPY_N_DTYPES; i++) {
+    if (npy_dtypes[i].type == type) return &npy_dtypes[i];
+  }
+  return NULL;
+}
 
 /* The dtype of descr h->descr (a string of n bytes): byte order, kind and
  * size, mapped to an ONNX type. */
@@ -331,8 +359,17 @@ static onnxshape_status classify_descr(const npy_reader *r, const unsigned char 
                     "convert it to float64 or " NPY_SUGGEST,
                     ONNXSHAPE__ARGS(ARG_NAME(name)));
   }
-  h->type = ONNXSHAPE_TYPE_UNDEFINED;
-  if (sized && (kind == 'S' || kind == 'U')) {
+  const npy_dtype *dt = sized ? dtype_of_descr(kind, size) : NULL;
+  if (dt == NULL) {
+    return npy_fail(r, ONNXSHAPE_ERR_UNKNOWN_TYPE,
+                    "descr '{}' is not a type onnxshape reads (b1, i1 to i8, u1 to u8, f2, f4, "
+                    "f8, c8, c16, S, U); " NPY_SUGGEST,
+                    ONNXSHAPE__ARGS(ARG_NAME(name)));
+  }
+  h->type = dt->type;
+  h->unit = dt->unit;
+  if (dt->size == 0u) {
+    /* 'S' or 'U': the size counts characters of dt->unit bytes. */
     if (size == 0u) {
       return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
                       "descr '{}' has elements of no characters, which NumPy never writes",
@@ -342,25 +379,11 @@ static onnxshape_status classify_descr(const npy_reader *r, const unsigned char 
       return npy_fail(r, ONNXSHAPE_ERR_OVERFLOW, "descr '{}': its elements do not fit in memory",
                       ONNXSHAPE__ARGS(ARG_NAME(name)));
     }
-    h->type = ONNXSHAPE_TYPE_STRING;
     h->kind = kind;
-    h->unit = kind == 'U' ? 4u : 1u;
-    h->item = (size_t)size * h->unit;
-  } else if (sized) {
-    for (size_t i = 0; i < sizeof npy_numerics / sizeof npy_numerics[0]; i++) {
-      if (npy_numerics[i].kind == kind && npy_numerics[i].size == size) {
-        h->type = npy_numerics[i].type;
-        h->kind = 'n';
-        h->item = npy_numerics[i].size;
-        h->unit = kind == 'c' ? h->item / 2u : h->item;
-      }
-    }
-  }
-  if (h->type == ONNXSHAPE_TYPE_UNDEFINED) {
-    return npy_fail(r, ONNXSHAPE_ERR_UNKNOWN_TYPE,
-                    "descr '{}' is not a type onnxshape reads (b1, i1 to i8, u1 to u8, f2, f4, "
-                    "f8, c8, c16, S, U); " NPY_SUGGEST,
-                    ONNXSHAPE__ARGS(ARG_NAME(name)));
+    h->item = (size_t)size * dt->unit;
+  } else {
+    h->kind = 'n';
+    h->item = dt->size;
   }
   /* Only a type of one-byte values may leave the byte order open. */
   if (h->unit > 1u && (order == '\0' || order == '=')) {
@@ -867,45 +890,8 @@ typedef struct npy_plan {
   size_t n;     /* elements */
   size_t bytes; /* data bytes of a numeric tensor */
   size_t width; /* bytes per string element ('|S<width>') */
+  char descr[24];
 } npy_plan;
-
-/* The descr of a type NumPy has, or NULL. */
-static const char *npy_descr(int32_t type) {
-  switch (type) {
-    case ONNXSHAPE_TYPE_BOOL:
-      return "|b1";
-    case ONNXSHAPE_TYPE_INT8:
-      return "|i1";
-    case ONNXSHAPE_TYPE_UINT8:
-      return "|u1";
-    case ONNXSHAPE_TYPE_INT16:
-      return "<i2";
-    case ONNXSHAPE_TYPE_UINT16:
-      return "<u2";
-    case ONNXSHAPE_TYPE_INT32:
-      return "<i4";
-    case ONNXSHAPE_TYPE_UINT32:
-      return "<u4";
-    case ONNXSHAPE_TYPE_INT64:
-      return "<i8";
-    case ONNXSHAPE_TYPE_UINT64:
-      return "<u8";
-    case ONNXSHAPE_TYPE_FLOAT16:
-      return "<f2";
-    case ONNXSHAPE_TYPE_FLOAT:
-      return "<f4";
-    case ONNXSHAPE_TYPE_DOUBLE:
-      return "<f8";
-    case ONNXSHAPE_TYPE_COMPLEX64:
-      return "<c8";
-    case ONNXSHAPE_TYPE_COMPLEX128:
-      return "<c16";
-    case ONNXSHAPE_TYPE_STRING:
-      return "|S";
-    default:
-      return NULL;
-  }
-}
 
 /* Decimal digits of v into d (at least 20 bytes); returns their count. */
 static size_t decimal(char *d, uint64_t v) {
@@ -919,11 +905,19 @@ static size_t decimal(char *d, uint64_t v) {
   return n;
 }
 
+/* The descr NumPy writes for row d ('|' or '<', the kind, the size; for
+ * 'S' the string width) into out; assumes width >= 1 when d's size is 0. */
+static void descr_text(char out[24], const npy_dtype *d, size_t width) {
+  out[0] = d->unit == 1u ? '|' : '<';
+  out[1] = d->kind;
+  out[2 + decimal(out + 2, d->size != 0u ? d->size : width)] = '\0';
+}
+
 /* The header's dict as numpy 1.24 writes it (keys sorted, repr of the shape
  * tuple, then spare spaces for the first axis to grow), into out, or only
  * measured when out is NULL; its length. The caller has checked that the
  * length fits size_t. */
-static size_t dict_text(char *out, const char *descr, size_t width, const onnxshape_tensor *t) {
+static size_t dict_text(char *out, const char *descr, const onnxshape_tensor *t) {
   size_t n = 0;
   char num[20];
 #define NPY_PUT(p, k)                           \
@@ -933,7 +927,6 @@ static size_t dict_text(char *out, const char *descr, size_t width, const onnxsh
   } while (0)
   NPY_PUT("{'descr': '", 11u);
   NPY_PUT(descr, strlen(descr));
-  if (t->type == ONNXSHAPE_TYPE_STRING) NPY_PUT(num, decimal(num, width));
   NPY_PUT("', 'fortran_order': False, 'shape': (", 37u);
   for (size_t i = 0; i < t->rank; i++) {
     if (i > 0u) NPY_PUT(", ", 2u);
@@ -951,15 +944,14 @@ static size_t dict_text(char *out, const char *descr, size_t width, const onnxsh
 
 /* Builds the whole header: version 1.0 when its length fits 2 bytes, else
  * 2.0; spaces and a newline so that the data starts at a multiple of 64. */
-static onnxshape_status build_header(npy_plan *p, const char *descr, const char *shown,
-                                     onnxshape_diag *diag) {
+static onnxshape_status build_header(npy_plan *p, const char *shown, onnxshape_diag *diag) {
   /* A dim takes at most 21 bytes (", " and 19 digits). */
   if (p->t->rank > (SIZE_MAX - 256u) / 21u) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_OVERFLOW,
                             "cannot write '{}': a .npy header for {} dims does not fit in memory",
                             ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(p->t->rank)));
   }
-  size_t text = dict_text(NULL, descr, p->width, p->t);
+  size_t text = dict_text(NULL, p->descr, p->t);
   size_t line = text + 1u; /* the newline */
   size_t prefix = 10u;
   size_t pad = NPY_ALIGN - (prefix + line) % NPY_ALIGN;
@@ -982,7 +974,7 @@ static onnxshape_status build_header(npy_plan *p, const char *descr, const char 
   h[6] = prefix == 10u ? 1u : 2u;
   h[7] = 0;
   onnxshape__store_le(h + 8, (uint64_t)(line + pad), prefix == 10u ? 2u : 4u);
-  (void)dict_text((char *)h + prefix, descr, p->width, p->t);
+  (void)dict_text((char *)h + prefix, p->descr, p->t);
   memset(h + prefix + text, ' ', pad);
   h[total - 1u] = '\n';
   p->header = h;
@@ -1004,8 +996,8 @@ static onnxshape_status plan_npy(const onnxshape_tensor *t, const char *shown, n
                             "cannot write '{}': element type {} is unknown",
                             ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_INT(t->type)));
   }
-  const char *descr = npy_descr(t->type);
-  if (descr == NULL) {
+  const npy_dtype *dtype = dtype_of_type(t->type);
+  if (dtype == NULL) {
     return onnxshape__error(
         diag, ONNXSHAPE_ERR_UNKNOWN_TYPE,
         "cannot write '{}' as .npy: NumPy has no {} type; write a TensorProto .pb "
@@ -1090,7 +1082,8 @@ static onnxshape_status plan_npy(const onnxshape_tensor *t, const char *shown, n
                           ARG_UINT(text)));
     }
   }
-  return build_header(p, descr, shown, diag);
+  descr_text(p->descr, dtype, p->width);
+  return build_header(p, shown, diag);
 }
 
 static onnxshape_status write_planned(int fd, const char *shown, const void *ctx,
