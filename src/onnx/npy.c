@@ -316,24 +316,40 @@ static const npy_dtype *dtype_of_type(int32_t type) {
   return NULL;
 }
 
-/* The dtype of descr h->descr (a string of n bytes): byte order, kind and
- * size, mapped to an ONNX type. */
-static onnxshape_status classify_descr(const npy_reader *r, const unsigned char *s, size_t n,
-                                       npy_header *h) {
-  clip(h->descr, s, n);
-  /* The text, NUL-terminated (the descr of a type read here is short). */
-  char d[24];
-  int fits = n < sizeof d;
-  if (fits) {
-    memcpy(d, s, n);
-    d[n] = '\0';
+/* A descr split into its parts: the byte order mark ('<', '>', '|', '='
+ * or '\0' for none), the kind letter ('\0' for none) and the size after it
+ * (sized: digits only, no leading zero, fitting uint64); bare when nothing
+ * follows the kind. */
+typedef struct descr_parts {
+  char order;
+  char kind;
+  int sized;
+  int bare;
+  uint64_t size;
+} descr_parts;
+
+/* The parts of the descr of n bytes at s (any bytes; a descr of 24 bytes or
+ * more, longer than any type read here, has neither order nor kind). */
+static descr_parts split_descr(const unsigned char *s, size_t n) {
+  descr_parts p = {'\0', '\0', 0, 0, 0};
+  char d[24]; /* the text, NUL-terminated */
+  if (n >= sizeof d) return p;
+  memcpy(d, s, n);
+  d[n] = '\0';
+  if (d[0] != '\0' && strchr("<>|=", d[0]) != NULL) p.order = d[0];
+  const char *rest = d + (p.order != '\0');
+  p.kind = rest[0];
+  if (p.kind != '\0') {
+    p.bare = rest[1] == '\0';
+    p.sized = descr_size(rest + 1, &p.size);
   }
-  const char *name = h->descr;
-  char order = fits && n > 0u && d[0] != '\0' && strchr("<>|=", d[0]) != NULL ? d[0] : '\0';
-  const char *rest = fits ? d + (order != '\0') : "";
-  char kind = rest[0];
-  uint64_t size = 0;
-  int sized = kind != '\0' && descr_size(rest + 1, &size);
+  return p;
+}
+
+/* ERR_UNKNOWN_TYPE naming descr `name` when its kind is one NumPy has and
+ * ONNX lacks (object, datetime, void, long double), else OK. */
+static onnxshape_status refuse_kind(const npy_reader *r, const char *name, const descr_parts *p) {
+  char kind = p->kind;
   if (kind == 'O') {
     return npy_fail(r, ONNXSHAPE_ERR_UNKNOWN_TYPE,
                     "descr '{}' is an object array (pickled Python objects), which is never "
@@ -351,15 +367,24 @@ static onnxshape_status classify_descr(const npy_reader *r, const unsigned char 
                     "descr '{}' is a void (raw bytes) type, which has no ONNX type; " NPY_SUGGEST,
                     ONNXSHAPE__ARGS(ARG_NAME(name)));
   }
-  if (((kind == 'g' || kind == 'G') && rest[1] == '\0') ||
-      (kind == 'f' && sized && (size == 10u || size == 12u || size == 16u)) ||
-      (kind == 'c' && sized && (size == 20u || size == 24u || size == 32u))) {
+  uint64_t size = p->sized ? p->size : 0u;
+  if (((kind == 'g' || kind == 'G') && p->bare) ||
+      (kind == 'f' && (size == 10u || size == 12u || size == 16u)) ||
+      (kind == 'c' && (size == 20u || size == 24u || size == 32u))) {
     return npy_fail(r, ONNXSHAPE_ERR_UNKNOWN_TYPE,
                     "descr '{}' is a long double (extended precision), which has no ONNX type; "
                     "convert it to float64 or " NPY_SUGGEST,
                     ONNXSHAPE__ARGS(ARG_NAME(name)));
   }
-  const npy_dtype *dt = sized ? dtype_of_descr(kind, size) : NULL;
+  return ONNXSHAPE_OK;
+}
+
+/* The type, kind, element and value sizes of descr `name` into h, from its
+ * row of npy_dtypes; ERR_UNKNOWN_TYPE when it has none, ERR_MALFORMED or
+ * ERR_OVERFLOW for a string size of 0 or past memory. */
+static onnxshape_status descr_dtype(const npy_reader *r, const char *name, const descr_parts *p,
+                                    npy_header *h) {
+  const npy_dtype *dt = p->sized ? dtype_of_descr(p->kind, p->size) : NULL;
   if (dt == NULL) {
     return npy_fail(r, ONNXSHAPE_ERR_UNKNOWN_TYPE,
                     "descr '{}' is not a type onnxshape reads (b1, i1 to i8, u1 to u8, f2, f4, "
@@ -368,24 +393,31 @@ static onnxshape_status classify_descr(const npy_reader *r, const unsigned char 
   }
   h->type = dt->type;
   h->unit = dt->unit;
-  if (dt->size == 0u) {
-    /* 'S' or 'U': the size counts characters of dt->unit bytes. */
-    if (size == 0u) {
-      return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
-                      "descr '{}' has elements of no characters, which NumPy never writes",
-                      ONNXSHAPE__ARGS(ARG_NAME(name)));
-    }
-    if (size > SIZE_MAX / 4u) {
-      return npy_fail(r, ONNXSHAPE_ERR_OVERFLOW, "descr '{}': its elements do not fit in memory",
-                      ONNXSHAPE__ARGS(ARG_NAME(name)));
-    }
-    h->kind = kind;
-    h->item = (size_t)size * dt->unit;
-  } else {
+  if (dt->size != 0u) {
     h->kind = 'n';
     h->item = dt->size;
+    return ONNXSHAPE_OK;
   }
-  /* Only a type of one-byte values may leave the byte order open. */
+  /* 'S' or 'U': the size counts characters of dt->unit bytes. */
+  if (p->size == 0u) {
+    return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
+                    "descr '{}' has elements of no characters, which NumPy never writes",
+                    ONNXSHAPE__ARGS(ARG_NAME(name)));
+  }
+  if (p->size > SIZE_MAX / 4u) {
+    return npy_fail(r, ONNXSHAPE_ERR_OVERFLOW, "descr '{}': its elements do not fit in memory",
+                    ONNXSHAPE__ARGS(ARG_NAME(name)));
+  }
+  h->kind = p->kind;
+  h->item = (size_t)p->size * dt->unit;
+  return ONNXSHAPE_OK;
+}
+
+/* h->swap from the byte order mark of descr `name`; ERR_MALFORMED when a
+ * type of wider values (h->unit > 1, set by descr_dtype) has no '<' or
+ * '>': only a type of one-byte values may leave the order open. */
+static onnxshape_status descr_order(const npy_reader *r, const char *name, char order,
+                                    npy_header *h) {
   if (h->unit > 1u && (order == '\0' || order == '=')) {
     return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
                     "descr '{}' gives no byte order (native to the machine that wrote it); "
@@ -400,6 +432,19 @@ static onnxshape_status classify_descr(const npy_reader *r, const unsigned char 
   }
   h->swap = h->unit > 1u && order == '>';
   return ONNXSHAPE_OK;
+}
+
+/* The dtype of the descr of n bytes at s (printable ASCII: quoted() took
+ * them) into h: h->descr (clipped, for messages), type, kind, sizes and
+ * byte order; an error naming the descr when onnxshape does not read it. */
+static onnxshape_status classify_descr(const npy_reader *r, const unsigned char *s, size_t n,
+                                       npy_header *h) {
+  clip(h->descr, s, n);
+  descr_parts p = split_descr(s, n);
+  onnxshape_status st = refuse_kind(r, h->descr, &p);
+  if (st == ONNXSHAPE_OK) st = descr_dtype(r, h->descr, &p, h);
+  if (st == ONNXSHAPE_OK) st = descr_order(r, h->descr, p.order, h);
+  return st;
 }
 
 enum { KEY_DESCR, KEY_FORTRAN, KEY_SHAPE, KEY_COUNT };
@@ -431,11 +476,11 @@ static onnxshape_status header_value(const npy_reader *r, cursor *c, int key, np
   return shape_tuple(r, c, h->major, NULL, 0, &h->rank);
 }
 
-/* The preamble (magic, version, header length) and the header, a Python
- * dict literal with the keys descr, fortran_order and shape, in any order,
- * each once, padded with spaces and ending in a newline. */
-static onnxshape_status parse_header(const npy_reader *r, npy_header *h) {
-  memset(h, 0, sizeof *h);
+/* The preamble: magic, version and header length. Sets h->major and
+ * h->data_at (where the data starts, within the file) and *start (where
+ * the header's dict text starts); an error when the file is not .npy, is
+ * of another version or is cut short. */
+static onnxshape_status parse_preamble(const npy_reader *r, npy_header *h, size_t *start) {
   if (!onnxshape__npy_magic(r->b, r->len)) {
     return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
                     "not a .npy file (it does not start with \\x93NUMPY)", ONNXSHAPE__NO_ARGS);
@@ -452,68 +497,99 @@ static onnxshape_status parse_header(const npy_reader *r, npy_header *h) {
   }
   h->major = major;
   unsigned width = major == 1u ? 2u : 4u;
-  size_t start = 8u + width;
-  if (r->len < start) {
+  *start = 8u + width;
+  if (r->len < *start) {
     return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
                     "the file ends in its header length ({} bytes; version {}.0 needs {} before "
                     "the header)",
-                    ONNXSHAPE__ARGS(ARG_UINT(r->len), ARG_UINT(major), ARG_UINT(start)));
+                    ONNXSHAPE__ARGS(ARG_UINT(r->len), ARG_UINT(major), ARG_UINT(*start)));
   }
   uint64_t hlen = onnxshape__load_le(r->b + 8, width);
-  if (hlen > (uint64_t)(r->len - start)) {
+  if (hlen > (uint64_t)(r->len - *start)) {
     return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
                     "the header length {} runs past the end of the file ({} bytes)",
                     ONNXSHAPE__ARGS(ARG_UINT(hlen), ARG_UINT(r->len)));
   }
-  h->data_at = start + (size_t)hlen;
-  cursor c = {r->b + start, r->b + h->data_at, r->b};
-  skip_space(&c);
-  if (!peek(&c, '{')) return expected(r, &c, "'{' (the header is a Python dict)");
-  c.p++;
+  h->data_at = *start + (size_t)hlen;
+  return ONNXSHAPE_OK;
+}
+
+/* The key the cursor is at (a quoted string), as KEY_DESCR, KEY_FORTRAN
+ * or KEY_SHAPE in *key, marked in have[]; an error for any other key or
+ * one already in have[]. Assumes the cursor past any spaces. */
+static onnxshape_status header_key(const npy_reader *r, cursor *c, int have[KEY_COUNT], int *key) {
+  const unsigned char *k;
+  size_t kn;
+  onnxshape_status st = quoted(r, c, &k, &kn);
+  if (st != ONNXSHAPE_OK) return st;
+  *key = KEY_COUNT;
+  for (int i = 0; i < KEY_COUNT; i++) {
+    if (strlen(npy_keys[i]) == kn && memcmp(npy_keys[i], k, kn) == 0) *key = i;
+  }
+  if (*key == KEY_COUNT) {
+    char text[72];
+    clip(text, k, kn);
+    return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
+                    "header: unknown key '{}' (a header has descr, fortran_order and shape)",
+                    ONNXSHAPE__ARGS(ARG_NAME(text)));
+  }
+  if (have[*key]) {
+    return npy_fail(r, ONNXSHAPE_ERR_MALFORMED, "header: key '{}' is given twice",
+                    ONNXSHAPE__ARGS(ARG_STR(npy_keys[*key])));
+  }
+  have[*key] = 1;
+  return ONNXSHAPE_OK;
+}
+
+/* The header's dict, from '{' to '}' (the cursor left after it): each key
+ * once, in any order, its value into h; an error naming the byte offset
+ * for anything else, and for a key missing. Assumes the cursor past any
+ * spaces. */
+static onnxshape_status header_dict(const npy_reader *r, cursor *c, npy_header *h) {
+  if (!peek(c, '{')) return expected(r, c, "'{' (the header is a Python dict)");
+  c->p++;
   int have[KEY_COUNT] = {0, 0, 0};
   for (;;) {
-    skip_space(&c);
-    if (peek(&c, '}')) break;
-    const unsigned char *k;
-    size_t kn;
-    onnxshape_status st = quoted(r, &c, &k, &kn);
+    skip_space(c);
+    if (peek(c, '}')) break;
+    int key;
+    onnxshape_status st = header_key(r, c, have, &key);
     if (st != ONNXSHAPE_OK) return st;
-    int key = KEY_COUNT;
-    for (int i = 0; i < KEY_COUNT; i++) {
-      if (strlen(npy_keys[i]) == kn && memcmp(npy_keys[i], k, kn) == 0) key = i;
-    }
-    if (key == KEY_COUNT) {
-      char text[72];
-      clip(text, k, kn);
-      return npy_fail(r, ONNXSHAPE_ERR_MALFORMED,
-                      "header: unknown key '{}' (a header has descr, fortran_order and shape)",
-                      ONNXSHAPE__ARGS(ARG_NAME(text)));
-    }
-    if (have[key]) {
-      return npy_fail(r, ONNXSHAPE_ERR_MALFORMED, "header: key '{}' is given twice",
-                      ONNXSHAPE__ARGS(ARG_STR(npy_keys[key])));
-    }
-    have[key] = 1;
-    skip_space(&c);
-    if (!peek(&c, ':')) return expected(r, &c, "':' after a key");
-    c.p++;
-    skip_space(&c);
-    st = header_value(r, &c, key, h);
+    skip_space(c);
+    if (!peek(c, ':')) return expected(r, c, "':' after a key");
+    c->p++;
+    skip_space(c);
+    st = header_value(r, c, key, h);
     if (st != ONNXSHAPE_OK) return st;
-    skip_space(&c);
-    if (peek(&c, ',')) {
-      c.p++;
-    } else if (!peek(&c, '}')) {
-      return expected(r, &c, "',' or '}' after a value");
+    skip_space(c);
+    if (peek(c, ',')) {
+      c->p++;
+    } else if (!peek(c, '}')) {
+      return expected(r, c, "',' or '}' after a value");
     }
   }
-  c.p++;
+  c->p++;
   for (int i = 0; i < KEY_COUNT; i++) {
     if (!have[i]) {
       return npy_fail(r, ONNXSHAPE_ERR_MALFORMED, "header: the key '{}' is missing",
                       ONNXSHAPE__ARGS(ARG_STR(npy_keys[i])));
     }
   }
+  return ONNXSHAPE_OK;
+}
+
+/* The preamble and the header of the file into h: a Python dict literal
+ * with the keys descr, fortran_order and shape, padded with spaces and
+ * ending in a newline; an error naming what is wrong and where. */
+static onnxshape_status parse_header(const npy_reader *r, npy_header *h) {
+  memset(h, 0, sizeof *h);
+  size_t start = 0;
+  onnxshape_status st = parse_preamble(r, h, &start);
+  if (st != ONNXSHAPE_OK) return st;
+  cursor c = {r->b + start, r->b + h->data_at, r->b};
+  skip_space(&c);
+  st = header_dict(r, &c, h);
+  if (st != ONNXSHAPE_OK) return st;
   skip_space(&c);
   if (c.p != c.end) return expected(r, &c, "only spaces after the header's dict");
   if (r->b[h->data_at - 1u] != '\n') {
@@ -982,28 +1058,11 @@ static onnxshape_status build_header(npy_plan *p, const char *shown, onnxshape_d
   return ONNXSHAPE_OK;
 }
 
-/* Checks that t can be written as .npy and plans the header. */
-static onnxshape_status plan_npy(const onnxshape_tensor *t, const char *shown, npy_plan *p,
-                                 onnxshape_diag *diag) {
-  memset(p, 0, sizeof *p);
-  p->t = t;
-  if (t == NULL || (t->dims == NULL && t->rank > 0u)) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-                            "tensor_write_npy: NULL tensor or dims", ONNXSHAPE__NO_ARGS);
-  }
-  if (onnxshape_type_get(t->type) == NULL) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_TYPE,
-                            "cannot write '{}': element type {} is unknown",
-                            ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_INT(t->type)));
-  }
-  const npy_dtype *dtype = dtype_of_type(t->type);
-  if (dtype == NULL) {
-    return onnxshape__error(
-        diag, ONNXSHAPE_ERR_UNKNOWN_TYPE,
-        "cannot write '{}' as .npy: NumPy has no {} type; write a TensorProto .pb "
-        "instead",
-        ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_STR(onnxshape_type_name(t->type))));
-  }
+/* The element count p->n and the data bytes p->bytes of p->t (not NULL,
+ * dims not NULL unless rank 0, type known); an error when a dim is
+ * negative, a count overflows or the tensor holds fewer bytes. */
+static onnxshape_status plan_size(npy_plan *p, const char *shown, onnxshape_diag *diag) {
+  const onnxshape_tensor *t = p->t;
   int64_t n;
   onnxshape_status st = onnxshape_dims_count(t->dims, t->rank, &n);
   if (st != ONNXSHAPE_OK) {
@@ -1027,61 +1086,109 @@ static onnxshape_status plan_npy(const onnxshape_tensor *t, const char *shown, n
   }
   p->n = (size_t)n; /* n elements lie in memory */
   p->bytes = bytes;
-  if (t->type == ONNXSHAPE_TYPE_BOOL) {
-    /* .npy readers (this one too) take 0 and 1 only. */
-    const unsigned char *b = t->data;
-    for (size_t i = 0; i < p->n; i++) {
-      if (b[i] > 1u) {
-        return onnxshape__error(
-            diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-            "cannot write '{}': bool element {} is {}; a .npy bool must be 0 or 1",
-            ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(i), ARG_UINT(b[i])));
-      }
-    }
-  }
-  if (t->type == ONNXSHAPE_TYPE_STRING) {
-    /* '|S<width>': every element NUL-padded to the longest (at least 1, as
-     * numpy makes it); numpy drops trailing NULs, so a string ending in one
-     * would not come back. */
-    const onnxshape_string *s = t->data;
-    p->width = 1;
-    uint64_t text = 0; /* the strings' own bytes: at most the memory they are in */
-    for (size_t i = 0; i < p->n; i++) {
-      text += s[i].length;
-      if (s[i].length > 0u && s[i].data == NULL) {
-        return onnxshape__error(
-            diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-            "cannot write '{}': string element {} has {} bytes but no data",
-            ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(i), ARG_UINT(s[i].length)));
-      }
-      if (s[i].length > 0u && s[i].data[s[i].length - 1u] == '\0') {
-        return onnxshape__error(
-            diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-            "cannot write '{}' as .npy: string element {} ends in a NUL byte, which "
-            "NumPy drops ('S' strings are NUL-padded); write a TensorProto .pb instead",
-            ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(i)));
-      }
-      if (s[i].length > p->width) p->width = s[i].length;
-    }
-    if (p->n > 0u && p->width > UINT64_MAX / p->n) {
-      return onnxshape__error(diag, ONNXSHAPE_ERR_OVERFLOW,
-                              "cannot write '{}': {} strings padded to {} bytes pass 2^64 bytes",
-                              ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(p->n), ARG_UINT(p->width)));
-    }
-    /* Padding to the longest string can make a small tensor a huge file
-     * (a million empty strings and one of a megabyte: a terabyte); the
-     * file may take at most 16 times the text plus 64 MiB (NPY-WRITE). */
-    uint64_t padded = (uint64_t)p->n * p->width;
-    if (padded > 64u * 1024u * 1024u && (padded - 64u * 1024u * 1024u) / 16u > text) {
+  return ONNXSHAPE_OK;
+}
+
+/* OK when each of the p->n bools of p->t (in memory: plan_size) is 0 or 1,
+ * which .npy readers (this one too) take, else the first other one. */
+static onnxshape_status check_write_bools(const npy_plan *p, const char *shown,
+                                          onnxshape_diag *diag) {
+  const unsigned char *b = p->t->data;
+  for (size_t i = 0; i < p->n; i++) {
+    if (b[i] > 1u) {
       return onnxshape__error(
           diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-          "cannot write '{}' as .npy: {} strings padded to the longest ({} bytes) take {} "
-          "bytes for {} bytes of text, more than 16 times the text plus 64 MiB; write a "
-          "TensorProto .pb instead",
-          ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(p->n), ARG_UINT(p->width), ARG_UINT(padded),
-                          ARG_UINT(text)));
+          "cannot write '{}': bool element {} is {}; a .npy bool must be 0 or 1",
+          ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(i), ARG_UINT(b[i])));
     }
   }
+  return ONNXSHAPE_OK;
+}
+
+/* The width of '|S<width>' into p->width: the longest of the p->n strings
+ * of p->t (in memory: plan_size), at least 1 as numpy makes it; their
+ * total bytes into *text (at most the memory they are in). An error for a
+ * string with a length but no data, or ending in a NUL, which numpy drops
+ * (elements are NUL-padded), so it would not come back. */
+static onnxshape_status string_width(npy_plan *p, const char *shown, uint64_t *text,
+                                     onnxshape_diag *diag) {
+  const onnxshape_string *s = p->t->data;
+  p->width = 1;
+  *text = 0;
+  for (size_t i = 0; i < p->n; i++) {
+    *text += s[i].length;
+    if (s[i].length > 0u && s[i].data == NULL) {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                              "cannot write '{}': string element {} has {} bytes but no data",
+                              ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(i), ARG_UINT(s[i].length)));
+    }
+    if (s[i].length > 0u && s[i].data[s[i].length - 1u] == '\0') {
+      return onnxshape__error(
+          diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+          "cannot write '{}' as .npy: string element {} ends in a NUL byte, which "
+          "NumPy drops ('S' strings are NUL-padded); write a TensorProto .pb instead",
+          ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(i)));
+    }
+    if (s[i].length > p->width) p->width = s[i].length;
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* p->width for a string tensor (string_width), and OK when the strings
+ * padded to it stay within NPY-WRITE's bound: padding to the longest can
+ * make a small tensor a huge file (a million empty strings and one of a
+ * megabyte: a terabyte), so the file may take at most 16 times the text
+ * plus 64 MiB. */
+static onnxshape_status plan_strings(npy_plan *p, const char *shown, onnxshape_diag *diag) {
+  uint64_t text;
+  onnxshape_status st = string_width(p, shown, &text, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  if (p->n > 0u && p->width > UINT64_MAX / p->n) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_OVERFLOW,
+                            "cannot write '{}': {} strings padded to {} bytes pass 2^64 bytes",
+                            ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(p->n), ARG_UINT(p->width)));
+  }
+  uint64_t padded = (uint64_t)p->n * p->width;
+  if (padded > 64u * 1024u * 1024u && (padded - 64u * 1024u * 1024u) / 16u > text) {
+    return onnxshape__error(
+        diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+        "cannot write '{}' as .npy: {} strings padded to the longest ({} bytes) take {} "
+        "bytes for {} bytes of text, more than 16 times the text plus 64 MiB; write a "
+        "TensorProto .pb instead",
+        ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_UINT(p->n), ARG_UINT(p->width), ARG_UINT(padded),
+                        ARG_UINT(text)));
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* The plan for writing t as .npy into *p (its header in p->header, to
+ * free with onnxshape__free even on failure); an error naming `shown` when
+ * t cannot be written as .npy or NumPy would not read it back the same. */
+static onnxshape_status plan_npy(const onnxshape_tensor *t, const char *shown, npy_plan *p,
+                                 onnxshape_diag *diag) {
+  memset(p, 0, sizeof *p);
+  p->t = t;
+  if (t == NULL || (t->dims == NULL && t->rank > 0u)) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                            "tensor_write_npy: NULL tensor or dims", ONNXSHAPE__NO_ARGS);
+  }
+  if (onnxshape_type_get(t->type) == NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_TYPE,
+                            "cannot write '{}': element type {} is unknown",
+                            ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_INT(t->type)));
+  }
+  const npy_dtype *dtype = dtype_of_type(t->type);
+  if (dtype == NULL) {
+    return onnxshape__error(
+        diag, ONNXSHAPE_ERR_UNKNOWN_TYPE,
+        "cannot write '{}' as .npy: NumPy has no {} type; write a TensorProto .pb "
+        "instead",
+        ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_STR(onnxshape_type_name(t->type))));
+  }
+  onnxshape_status st = plan_size(p, shown, diag);
+  if (st == ONNXSHAPE_OK && t->type == ONNXSHAPE_TYPE_BOOL) st = check_write_bools(p, shown, diag);
+  if (st == ONNXSHAPE_OK && t->type == ONNXSHAPE_TYPE_STRING) st = plan_strings(p, shown, diag);
+  if (st != ONNXSHAPE_OK) return st;
   descr_text(p->descr, dtype, p->width);
   return build_header(p, shown, diag);
 }
