@@ -50,15 +50,23 @@ static onnxshape_status npy_fail(const npy_reader *r, onnxshape_status st, const
   return onnxshape__error(r->diag, st, ".npy data: {}", ONNXSHAPE__ARGS(ARG_TEXT(what)));
 }
 
+/* onnxshape__out_of_memory's wording of a failed allocation (arena a's
+ * limit while `doing`, or the machine's memory when a is NULL) into
+ * inner, which the caller puts after the file's name; its status. */
+static onnxshape_status no_memory_text(const onnxshape__arena *a, const char *doing,
+                                       onnxshape_diag *inner) {
+  onnxshape_diag_init(inner);
+  return onnxshape__out_of_memory(a, doing, inner);
+}
+
 /* An arena allocation failed: the memory limit, or the machine's memory
  * (worded by onnxshape__out_of_memory, after the file's name). */
 static onnxshape_status npy_no_memory(const npy_reader *r) {
   char doing[64];
   onnxshape_diag inner;
-  onnxshape_diag_init(&inner);
   (void)onnxshape__format(doing, sizeof doing, "reading its {} bytes",
                           ONNXSHAPE__ARGS(ARG_UINT(r->len)));
-  onnxshape_status st = onnxshape__out_of_memory(r->arena, doing, &inner);
+  onnxshape_status st = no_memory_text(r->arena, doing, &inner);
   return npy_fail(r, st, "{}", ONNXSHAPE__ARGS(ARG_TEXT(inner.message)));
 }
 
@@ -969,6 +977,16 @@ typedef struct npy_plan {
   char descr[24];
 } npy_plan;
 
+/* A plain allocation failed while writing: "cannot write '<file>': " and
+ * onnxshape__out_of_memory's wording, as npy_no_memory words it for
+ * reading. */
+static onnxshape_status write_no_memory(const char *shown, onnxshape_diag *diag) {
+  onnxshape_diag inner;
+  onnxshape_status st = no_memory_text(NULL, NULL, &inner);
+  return onnxshape__error(diag, st, "cannot write '{}': {}",
+                          ONNXSHAPE__ARGS(ARG_NAME(shown), ARG_TEXT(inner.message)));
+}
+
 /* Decimal digits of v into d (at least 20 bytes); returns their count. */
 static size_t decimal(char *d, uint64_t v) {
   char tmp[20];
@@ -1042,10 +1060,7 @@ static onnxshape_status build_header(npy_plan *p, const char *shown, onnxshape_d
   }
   size_t total = prefix + line + pad;
   unsigned char *h = onnxshape__malloc(total);
-  if (h == NULL) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "cannot write '{}': out of memory",
-                            ONNXSHAPE__ARGS(ARG_NAME(shown)));
-  }
+  if (h == NULL) return write_no_memory(shown, diag);
   memcpy(h, npy_magic, sizeof npy_magic);
   h[6] = prefix == 10u ? 1u : 2u;
   h[7] = 0;
@@ -1197,10 +1212,7 @@ static onnxshape_status write_planned(int fd, const char *shown, const void *ctx
                                       onnxshape_diag *diag) {
   const npy_plan *p = ctx;
   onnxshape__sink *s = onnxshape__sink_new(fd);
-  if (s == NULL) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_OUT_OF_MEMORY, "cannot write '{}': out of memory",
-                            ONNXSHAPE__ARGS(ARG_NAME(shown)));
-  }
+  if (s == NULL) return write_no_memory(shown, diag);
   onnxshape__sink_append(s, p->header, p->header_len);
   if (p->t->type != ONNXSHAPE_TYPE_STRING) {
     /* Copied from its file when it lies in a live mapping. */
