@@ -275,6 +275,41 @@ static char *ones_dict(const char *descr, int fortran, const size_t *ones, const
   return d;
 }
 
+/* The counter steps of the last parse_ones (onnxshape__npy_walk_steps). */
+static uint64_t walk_steps;
+
+/* The .npy file of ones_dict(descr, fortran, ones, big, nb) and the n data
+ * bytes into o, parsed (parse_ok) with its walk's steps counted into
+ * walk_steps; NULL when it was not parsed. */
+static onnxshape_owned_tensor *parse_ones(npy_buf *o, const char *descr, int fortran,
+                                          const size_t *ones, const int *big, size_t nb,
+                                          const void *data, size_t n) {
+  walk_steps = 0;
+  char *dict = ones_dict(descr, fortran, ones, big, nb);
+  CHECK(dict != NULL);
+  if (dict == NULL) return NULL;
+  npy_make(o, 1, dict, data, n);
+  free(dict);
+  onnxshape__npy_walk_steps = &walk_steps;
+  onnxshape_owned_tensor *t = parse_ok(o);
+  onnxshape__npy_walk_steps = NULL;
+  return t;
+}
+
+/* Checks that t is a uint8 tensor of the rank with the n bytes `want`,
+ * and frees it. */
+static void check_u1_and_free(onnxshape_owned_tensor *t, size_t rank, const void *want, size_t n) {
+  CHECK(t != NULL);
+  if (t != NULL) {
+    const onnxshape_tensor *v = onnxshape_owned_tensor_get(t);
+    CHECK_I64(v->type, ONNXSHAPE_TYPE_UINT8);
+    CHECK_I64(v->rank, rank);
+    CHECK_I64(v->data_bytes, n);
+    CHECK(v->data_bytes == n && memcmp(v->data, want, n) == 0);
+  }
+  onnxshape_owned_tensor_free(t);
+}
+
 /* covers: NPY-DTYPES
  * Fortran order in time linear in the elements, whatever the rank: a shape
  * of 3, 4 and 5 among 6,500 dims of 1 walks only the three dims above 1
@@ -312,26 +347,12 @@ static void test_npy_fortran_many_ones(void) {
       }
     }
   }
-  static uint64_t steps; /* static: the pointer outlives an early return */
-  steps = 0;
-  onnxshape__npy_walk_steps = &steps;
-  char *dict = ones_dict(">u2", 1, ones, big, 3);
-  CHECK(dict != NULL);
-  if (dict == NULL) return;
-  npy_make(&o, 1, dict, u2, sizeof u2);
-  free(dict);
-  onnxshape_owned_tensor *t = parse_ok(&o);
+  onnxshape_owned_tensor *t = parse_ones(&o, ">u2", 1, ones, big, 3, u2, sizeof u2);
   check_tensor(t, ONNXSHAPE_TYPE_UINT16, rank, dims, u2_le, sizeof u2_le);
   onnxshape_owned_tensor_free(t);
-  CHECK_I64(steps, 85);
+  CHECK_I64(walk_steps, 85);
   /* The same walk through the string reader: two bytes of UTF-8 each. */
-  steps = 0;
-  dict = ones_dict("<U1", 1, ones, big, 3);
-  CHECK(dict != NULL);
-  if (dict == NULL) return;
-  npy_make(&o, 1, dict, u32, sizeof u32);
-  free(dict);
-  t = parse_ok(&o);
+  t = parse_ones(&o, "<U1", 1, ones, big, 3, u32, sizeof u32);
   char text[N][3];
   const char *want[N];
   size_t lengths[N];
@@ -346,47 +367,19 @@ static void test_npy_fortran_many_ones(void) {
   check_strings(t, N, want, lengths);
   if (t != NULL) CHECK_I64(onnxshape_owned_tensor_get(t)->rank, rank);
   onnxshape_owned_tensor_free(t);
-  CHECK_I64(steps, 85);
+  CHECK_I64(walk_steps, 85);
   /* 2x3 among dims of 1: 6 + 3 steps. */
-  static const size_t ones2[] = {100, 0, 100};
-  static const int big2[] = {2, 3};
+  static const size_t ones2[] = {100, 0, 100}, ones1[] = {3000, 3000};
+  static const int big2[] = {2, 3}, big1[] = {6};
   static const unsigned char f23[] = {0, 3, 1, 4, 2, 5}, c23[] = {0, 1, 2, 3, 4, 5};
-  steps = 0;
-  dict = ones_dict("|u1", 1, ones2, big2, 2);
-  CHECK(dict != NULL);
-  if (dict == NULL) return;
-  npy_make(&o, 1, dict, f23, sizeof f23);
-  free(dict);
-  t = parse_ok(&o);
-  if (t != NULL) CHECK_I64(onnxshape_owned_tensor_get(t)->rank, 202);
-  if (t != NULL) CHECK(memcmp(onnxshape_owned_tensor_get(t)->data, c23, 6) == 0);
-  onnxshape_owned_tensor_free(t);
-  CHECK_I64(steps, 9);
+  check_u1_and_free(parse_ones(&o, "|u1", 1, ones2, big2, 2, f23, 6), 202, c23, 6);
+  CHECK_I64(walk_steps, 9);
   /* A single dim above 1 is the same in both orders: no walk. */
-  static const size_t ones1[] = {3000, 3000};
-  static const int big1[] = {6};
-  steps = 0;
-  dict = ones_dict("|u1", 1, ones1, big1, 1);
-  CHECK(dict != NULL);
-  if (dict == NULL) return;
-  npy_make(&o, 1, dict, c23, sizeof c23);
-  free(dict);
-  t = parse_ok(&o);
-  if (t != NULL) CHECK(memcmp(onnxshape_owned_tensor_get(t)->data, c23, 6) == 0);
-  onnxshape_owned_tensor_free(t);
-  CHECK_I64(steps, 0);
+  check_u1_and_free(parse_ones(&o, "|u1", 1, ones1, big1, 1, c23, 6), 6001, c23, 6);
+  CHECK_I64(walk_steps, 0);
   /* C order: the file's order is the tensor's. */
-  steps = 0;
-  dict = ones_dict("|u1", 0, ones2, big2, 2);
-  CHECK(dict != NULL);
-  if (dict == NULL) return;
-  npy_make(&o, 1, dict, c23, sizeof c23);
-  free(dict);
-  t = parse_ok(&o);
-  if (t != NULL) CHECK(memcmp(onnxshape_owned_tensor_get(t)->data, c23, 6) == 0);
-  onnxshape_owned_tensor_free(t);
-  CHECK_I64(steps, 0);
-  onnxshape__npy_walk_steps = NULL;
+  check_u1_and_free(parse_ones(&o, "|u1", 0, ones2, big2, 2, c23, 6), 202, c23, 6);
+  CHECK_I64(walk_steps, 0);
 }
 
 /* covers: NPY-FILES

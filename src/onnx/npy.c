@@ -1232,19 +1232,29 @@ static onnxshape_status write_planned(int fd, const char *shown, const void *ctx
   return onnxshape__sink_finish(s, shown, diag);
 }
 
+/* Plans t and writes it into path through a temporary file and a rename,
+ * or into fd when path is NULL (`shown` naming it); frees the plan, and
+ * clears diag on success. Assumes the arguments checked. */
+static onnxshape_status plan_and_write(int fd, const char *path, const char *shown,
+                                       const onnxshape_tensor *t, onnxshape_diag *diag) {
+  npy_plan p;
+  onnxshape_status st = plan_npy(t, shown, &p, diag);
+  if (st == ONNXSHAPE_OK) {
+    st = path != NULL ? onnxshape__write_file_via(path, write_planned, &p, diag)
+                      : write_planned(fd, shown, &p, diag);
+  }
+  onnxshape__free(p.header);
+  if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
+  return st;
+}
+
 onnxshape_status onnxshape_tensor_write_npy_fd(int fd, const char *shown, const onnxshape_tensor *t,
                                                onnxshape_diag *diag) {
   if (fd < 0) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "tensor_write_npy_fd: no file",
                             ONNXSHAPE__NO_ARGS);
   }
-  if (shown == NULL) shown = "the output";
-  npy_plan p;
-  onnxshape_status st = plan_npy(t, shown, &p, diag);
-  if (st == ONNXSHAPE_OK) st = write_planned(fd, shown, &p, diag);
-  onnxshape__free(p.header);
-  if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
-  return st;
+  return plan_and_write(fd, NULL, shown != NULL ? shown : "the output", t, diag);
 }
 
 onnxshape_status onnxshape_tensor_write_npy_file(const char *path, const onnxshape_tensor *t,
@@ -1253,10 +1263,5 @@ onnxshape_status onnxshape_tensor_write_npy_file(const char *path, const onnxsha
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
                             "tensor_write_npy_file: NULL path", ONNXSHAPE__NO_ARGS);
   }
-  npy_plan p;
-  onnxshape_status st = plan_npy(t, path, &p, diag);
-  if (st == ONNXSHAPE_OK) st = onnxshape__write_file_via(path, write_planned, &p, diag);
-  onnxshape__free(p.header);
-  if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
-  return st;
+  return plan_and_write(-1, path, path, t, diag);
 }
