@@ -12,7 +12,7 @@
 #include "alloc.h"
 #include "arena.h"
 #include "fileio.h"
-#include "model.h"
+#include "tensor.h"
 
 static const unsigned char npy_magic[6] = {0x93u, 'N', 'U', 'M', 'P', 'Y'};
 
@@ -632,7 +632,6 @@ typedef struct npy_walk {
 /* For tests (tests/test_npy.c): when not NULL, each read of reordered data
  * adds the counter steps its walk took. Never set by the library, so
  * threads that read files only read this pointer. */
-extern uint64_t *onnxshape__npy_walk_steps;
 uint64_t *onnxshape__npy_walk_steps;
 
 static void walk_next(npy_walk *w) {

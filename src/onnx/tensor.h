@@ -73,4 +73,8 @@ onnxshape_status onnxshape__npy_decode(const unsigned char *b, size_t len, const
                                        int in_place, int *used_in_place,
                                        onnxshape_owned_tensor **out, onnxshape_diag *diag);
 
+/* For tests only: when not NULL, reading a Fortran-order .npy file adds
+ * the counter steps of its walk here (work counted, not timed). */
+extern uint64_t *onnxshape__npy_walk_steps;
+
 #endif
