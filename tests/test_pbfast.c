@@ -303,6 +303,53 @@ static void test_unusual_encodings_go_to_protobuf_c(void) {
   release(&r);
 }
 
+/* covers: MODEL-NAMES-NUL */
+/* A name holding a NUL byte is recorded on both paths (by the fast
+ * decoder; after protobuf-c, by a walk of the names) and the model refused,
+ * naming the name; other text fields (doc_string) may hold one. */
+static void test_names_with_nul(void) {
+  static const char nul_name[] = {'x', 0, 'a'};
+  buf extra = {{0}, 0};
+  put_bytes(&extra, 10, nul_name, sizeof nul_name); /* graph.doc_string */
+  buf model = {{0}, 0};
+  small_model(&model, &extra);
+  onnxshape_model *m = NULL;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  CHECK_STATUS(onnxshape_model_parse(model.b, model.n, NULL, &m, &d), ONNXSHAPE_OK);
+  onnxshape_model_free(m);
+  m = NULL;
+  for (int fallback = 0; fallback < 2; fallback++) {
+    extra.n = 0;
+    buf vi = {{0}, 0};
+    put_bytes(&vi, 1, nul_name, sizeof nul_name);
+    /* the graph's name twice, before the name: the fast decoder declines
+     * there, and protobuf-c decodes the model */
+    if (fallback) put_str(&extra, 2, "h");
+    put_msg(&extra, 13, &vi); /* a value_info named "x\0a" */
+    model.n = 0;
+    small_model(&model, &extra);
+    onnxshape__arena *a = onnxshape__arena_new(SIZE_MAX);
+    CHECK(a != NULL && (onnxshape__pb_fast_decode(&onnx__model_proto__descriptor, model.b, model.n,
+                                                  a) == NULL) == fallback);
+    /* the fast decoder decoded the model and recorded the name, or declined before it */
+    CHECK((a != NULL && a->nul_name != NULL) == !fallback);
+    onnxshape__arena_release(a);
+    ProtobufCMessage *msg = NULL;
+    int limited;
+    CHECK_STATUS(onnxshape__pb_decode(&onnx__model_proto__descriptor, model.b, model.n, SIZE_MAX, 0,
+                                      &a, &msg, &limited),
+                 ONNXSHAPE_OK);
+    CHECK(a != NULL && msg != NULL && a->nul_name != NULL && a->nul_name_len == 3 &&
+          memcmp(a->nul_name, nul_name, 3) == 0);
+    onnxshape__arena_release(a);
+    CHECK_STATUS(onnxshape_model_parse(model.b, model.n, NULL, &m, &d), ONNXSHAPE_ERR_INVALID_MODEL);
+    CHECK_STR(d.message, "the name 'x\\x00a' holds a NUL byte; onnxshape refuses such names (as C "
+                         "strings they would end there, and two names could read as one)");
+    CHECK(m == NULL);
+  }
+}
+
 /* covers: MODEL-DECODE */
 static void test_loader_falls_back_to_protobuf_c(void) {
   /* The graph's name given twice: protobuf-c takes the last; the model
@@ -558,6 +605,7 @@ int main(void) {
       TEST_ENTRY(test_packed_and_unpacked_repeated_scalars),
       TEST_ENTRY(test_unusual_encodings_go_to_protobuf_c),
       TEST_ENTRY(test_loader_falls_back_to_protobuf_c),
+      TEST_ENTRY(test_names_with_nul),
       TEST_ENTRY(test_many_repeated_values),
       TEST_ENTRY(test_every_field_of_every_message),
       TEST_ENTRY(test_arena),

@@ -57,6 +57,8 @@ onnxshape__arena *onnxshape__arena_new(size_t limit) {
   a->over_limit = 0;
   a->out_of_memory = 0;
   a->borrow = 0;
+  a->nul_name = NULL;
+  a->nul_name_len = 0;
   return a;
 }
 

@@ -33,6 +33,9 @@ typedef struct onnxshape__arena {
   int out_of_memory;              /* a block could not be allocated */
   int borrow;                     /* the fast decoder's bytes fields may point into the input
                                      (which then outlives the arena) instead of copying it */
+  const uint8_t *nul_name;        /* decoding met a name holding a NUL byte (pbfast.h): its
+                                     bytes in the input, else NULL */
+  size_t nul_name_len;
 } onnxshape__arena;
 
 /* The memory decoding, loading and analysing input of `len` bytes may take

@@ -68,6 +68,10 @@ onnxshape_status onnxshape__load_functions(onnxshape_model *m, const Onnx__Model
     onnxshape_status st = onnxshape__pb_decode_in(&onnx__function_proto__descriptor,
                                                   mp->functions[i].data, mp->functions[i].len,
                                                   m->arena, &msg);
+    if (st == ONNXSHAPE_OK && m->arena->nul_name != NULL) {
+      return onnxshape__pb_nul_name(NULL, m->arena->nul_name, m->arena->nul_name_len,
+                                    ONNXSHAPE_ERR_INVALID_MODEL, diag);
+    }
     if (st == ONNXSHAPE_ERR_MALFORMED) {
       return onnxshape__error(diag, st, "function {} is not a valid FunctionProto",
                               ONNXSHAPE__ARGS(ARG_UINT(i)));

@@ -354,6 +354,10 @@ static onnxshape_status load_subgraph(onnxshape_model *m, model_graph *g, const 
   ProtobufCMessage *msg;
   onnxshape_status st = onnxshape__pb_decode_in(&onnx__graph_proto__descriptor, bytes->data,
                                                 bytes->len, m->arena, &msg);
+  if (st == ONNXSHAPE_OK && m->arena->nul_name != NULL) {
+    return onnxshape__pb_nul_name(NULL, m->arena->nul_name, m->arena->nul_name_len,
+                                  ONNXSHAPE_ERR_INVALID_MODEL, diag);
+  }
   if (st == ONNXSHAPE_ERR_MALFORMED) {
     return NFAIL(n, st, "attribute '{}' is not a valid GraphProto", ONNXSHAPE__ARGS(ARG_NAME(attr)));
   }
@@ -509,6 +513,10 @@ static onnxshape_status load_sparse(onnxshape_model *m, model_graph *g, const Pr
   ProtobufCMessage *msg;
   onnxshape_status st = onnxshape__pb_decode_in(&onnx__sparse_tensor_proto__descriptor, b->data,
                                                 b->len, m->arena, &msg);
+  if (st == ONNXSHAPE_OK && m->arena->nul_name != NULL) {
+    return onnxshape__pb_nul_name(NULL, m->arena->nul_name, m->arena->nul_name_len,
+                                  ONNXSHAPE_ERR_INVALID_MODEL, diag);
+  }
   if (st == ONNXSHAPE_ERR_MALFORMED) {
     return onnxshape__error(diag, st, "sparse initializer {} is not a valid SparseTensorProto",
                             ONNXSHAPE__ARGS(ARG_UINT(i)));

@@ -73,6 +73,13 @@ onnxshape_status onnxshape__model_decode(const void *bytes, size_t len, const ch
   onnxshape_status st =
       onnxshape__pb_decode(&onnx__model_proto__descriptor, bytes != NULL ? bytes : (const void *)"",
                            len, onnxshape__memory_limit(len), borrow, arena, &msg, &limited);
+  if (st == ONNXSHAPE_OK && (*arena)->nul_name != NULL) {
+    st = onnxshape__pb_nul_name(NULL, (*arena)->nul_name, (*arena)->nul_name_len,
+                                ONNXSHAPE_ERR_INVALID_MODEL, diag);
+    onnxshape__arena_release(*arena);
+    *arena = NULL;
+    return st;
+  }
   if (st == ONNXSHAPE_ERR_MALFORMED) {
     if (shown != NULL) {
       return onnxshape__error(diag, st, "'{}' is not a valid ONNX model (protobuf decoding failed)",

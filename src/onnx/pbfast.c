@@ -23,6 +23,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "../core/internal.h"
 #include "../core/le.h"
 #include "onnx_subset.pb-c.h"
 #include "wire.h"
@@ -41,10 +42,36 @@ static HOT_INLINE void *alloc(onnxshape__arena *a, size_t n) {
   return onnxshape__arena_alloc(a, n > 0 ? n : 1);
 }
 
-/* A NUL-terminated copy, as protobuf-c makes of a string. Names are mostly
+/* 1 for the string fields of the subset that hold names (of values,
+ * nodes, operators, domains, attributes, symbols, external-data keys and
+ * values), which C strings would cut at a NUL byte, so that "x\0a" would
+ * read as "x": such a name is refused (pbfast.h). Field names as in
+ * onnx_subset.proto (the fast decoder passes its member's name, the check
+ * after protobuf-c the descriptor's). */
+static int is_name_field(const char *field) {
+  static const char *const names[] = {"name",   "input",     "output",        "op_type",
+                                      "domain", "overload",  "dim_param",     "ref_attr_name",
+                                      "key",    "value",     "attribute"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    if (strcmp(field, names[i]) == 0) return 1;
+  }
+  return 0;
+}
+
+/* Records that the name in f holds a NUL byte (the first one met). */
+static void refuse_name(onnxshape__arena *a, const wire_field *f) {
+  if (a->nul_name == NULL) {
+    a->nul_name = f->at;
+    a->nul_name_len = (size_t)f->v;
+  }
+}
+
+/* A NUL-terminated copy, as protobuf-c makes of a string; a name holding a
+ * NUL byte is recorded in the arena (its users refuse it). Names are mostly
  * a few bytes: those are copied in a loop, not through a call to memcpy. */
-static HOT_INLINE char *copy_string(onnxshape__arena *a, const wire_field *f) {
+static HOT_INLINE char *copy_string(onnxshape__arena *a, const wire_field *f, int name) {
   size_t n = (size_t)f->v;
+  if (name && a->nul_name == NULL && memchr(f->at, 0, n) != NULL) refuse_name(a, f);
   char *s = alloc(a, n + 1);
   if (s == NULL) return NULL;
   if (n <= 16) {
@@ -235,7 +262,7 @@ _Static_assert(sizeof(Onnx__AttributeProto__AttributeType) == 4 &&
 #define STRING(n, mem)                                                         \
   case n:                                                                      \
     CHECK_WIRE(WIRE_LEN);                                                      \
-    if (!once(&seen, n) || (m->mem = copy_string(a, &f)) == NULL) return NULL; \
+    if (!once(&seen, n) || (m->mem = copy_string(a, &f, is_name_field(#mem))) == NULL) return NULL; \
     break;
 #define MESSAGE(n, mem, dec)                                                                     \
   case n:                                                                                        \
@@ -255,7 +282,7 @@ _Static_assert(sizeof(Onnx__AttributeProto__AttributeType) == 4 &&
 #define ONEOF_STRING(n, mem, which)                                                \
   case n:                                                                          \
     CHECK_WIRE(WIRE_LEN);                                                          \
-    if (!once(&seen, ONEOF) || (m->mem = copy_string(a, &f)) == NULL) return NULL; \
+    if (!once(&seen, ONEOF) || (m->mem = copy_string(a, &f, is_name_field(#mem))) == NULL) return NULL; \
     m->value_case = which;                                                         \
     break;
 #define ONEOF_BYTES(n, mem, which)                                       \
@@ -301,7 +328,7 @@ _Static_assert(sizeof(Onnx__AttributeProto__AttributeType) == 4 &&
 /* Repeated fields, pass 2. */
 #define FILL_STRING(n, mem)                                               \
   case n:                                                                 \
-    if ((m->mem[m->n_##mem++] = copy_string(a, &f)) == NULL) return NULL; \
+    if ((m->mem[m->n_##mem++] = copy_string(a, &f, is_name_field(#mem))) == NULL) return NULL; \
     break;
 #define FILL_BYTES(n, mem)                                      \
   case n:                                                       \
@@ -600,6 +627,53 @@ ProtobufCMessage *onnxshape__pb_fast_decode(const ProtobufCMessageDescriptor *de
   return NULL;
 }
 
+/* After protobuf-c decoded the message of desc in [p, end): records in a
+ * the first of its names (or of the messages it holds) that has a NUL byte,
+ * which protobuf-c's strings cannot show (they end there). Only messages
+ * protobuf-c decoded are walked, so their nesting is bounded already. */
+static int names_hold_nul(const ProtobufCMessageDescriptor *desc, const uint8_t *p,
+                          const uint8_t *end, onnxshape__arena *a) {
+  wire_field f;
+  while (p < end && wire_field_read(&p, end, &f)) {
+    if (f.wire != WIRE_LEN || f.number > UINT32_MAX) continue;
+    const ProtobufCFieldDescriptor *fd =
+        protobuf_c_message_descriptor_get_field(desc, (unsigned)f.number);
+    if (fd == NULL) continue;
+    if (fd->type == PROTOBUF_C_TYPE_STRING && is_name_field(fd->name) &&
+        memchr(f.at, 0, (size_t)f.v) != NULL) {
+      refuse_name(a, &f);
+      return 1;
+    }
+    if (fd->type == PROTOBUF_C_TYPE_MESSAGE &&
+        names_hold_nul(fd->descriptor, f.at, f.at + f.v, a)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The fast decoder, else protobuf-c (from a fresh arena when fresh_limit
+ * is not 0; *a then changes) with its names checked for NUL bytes. */
+static ProtobufCMessage *decode_either(const ProtobufCMessageDescriptor *desc,
+                                       const uint8_t *bytes, size_t len, onnxshape__arena **a,
+                                       size_t fresh_limit) {
+  ProtobufCMessage *m = onnxshape__pb_fast_decode(desc, bytes, len, *a);
+  if (m != NULL || (*a)->over_limit || (*a)->out_of_memory) return m;
+  /* An encoding the fast path leaves to protobuf-c, or malformed bytes. */
+  if (fresh_limit != 0) {
+    int borrow = (*a)->borrow;
+    onnxshape__arena_release(*a);
+    *a = onnxshape__arena_new(fresh_limit);
+    if (*a == NULL) return NULL;
+    (*a)->borrow = borrow;
+  } else {
+    (*a)->nul_name = NULL; /* what the fast decoder saw before declining */
+  }
+  m = protobuf_c_message_unpack(desc, &(*a)->allocator, len, bytes);
+  if (m != NULL) (void)names_hold_nul(desc, bytes, bytes + len, *a);
+  return m;
+}
+
 onnxshape_status onnxshape__pb_decode(const ProtobufCMessageDescriptor *desc, const uint8_t *bytes,
                                       size_t len, size_t limit, int borrow,
                                       onnxshape__arena **arena, ProtobufCMessage **msg,
@@ -610,14 +684,8 @@ onnxshape_status onnxshape__pb_decode(const ProtobufCMessageDescriptor *desc, co
   onnxshape__arena *a = onnxshape__arena_new(limit);
   if (a == NULL) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
   a->borrow = borrow;
-  ProtobufCMessage *m = onnxshape__pb_fast_decode(desc, bytes, len, a);
-  if (m == NULL && !a->over_limit && !a->out_of_memory) {
-    /* An encoding the fast path leaves to protobuf-c, or malformed bytes. */
-    onnxshape__arena_release(a);
-    a = onnxshape__arena_new(limit);
-    if (a == NULL) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
-    m = protobuf_c_message_unpack(desc, &a->allocator, len, bytes);
-  }
+  ProtobufCMessage *m = decode_either(desc, bytes, len, &a, limit);
+  if (a == NULL) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
   if (m == NULL) {
     *limited = a->over_limit;
     onnxshape_status st =
@@ -635,12 +703,27 @@ onnxshape_status onnxshape__pb_decode_in(const ProtobufCMessageDescriptor *desc,
                                          ProtobufCMessage **msg) {
   static const uint8_t none[1] = {0};
   if (bytes == NULL) bytes = none; /* empty bytes have no buffer */
-  ProtobufCMessage *m = onnxshape__pb_fast_decode(desc, bytes, len, arena);
-  if (m == NULL && !arena->over_limit && !arena->out_of_memory) {
-    m = protobuf_c_message_unpack(desc, &arena->allocator, len, bytes);
-  }
+  const uint8_t *before = arena->nul_name;
+  ProtobufCMessage *m = decode_either(desc, bytes, len, &arena, 0);
+  if (before != NULL && arena->nul_name == NULL) arena->nul_name = before;
   *msg = m;
   if (m != NULL) return ONNXSHAPE_OK;
   return arena->over_limit || arena->out_of_memory ? ONNXSHAPE_ERR_OUT_OF_MEMORY
                                                     : ONNXSHAPE_ERR_MALFORMED;
+}
+
+onnxshape_status onnxshape__pb_nul_name(const char *file, const uint8_t *name, size_t len,
+                                        onnxshape_status st, onnxshape_diag *diag) {
+  char shown[96];
+  size_t need = onnxshape_escape(shown, sizeof shown, (const char *)name, len);
+  if (need >= sizeof shown) {
+    /* cut at an escape's end, as onnxshape_escape leaves it, and marked */
+    memcpy(shown + sizeof shown - 4, "...", 4);
+  }
+  return onnxshape__error(diag, st,
+                          "{}{}{}the name '{}' holds a NUL byte; onnxshape refuses such names (as "
+                          "C strings they would end there, and two names could read as one)",
+                          ONNXSHAPE__ARGS(ARG_STR(file != NULL ? "'" : ""),
+                                          ARG_NAME(file != NULL ? file : ""),
+                                          ARG_STR(file != NULL ? "': " : ""), ARG_TEXT(shown)));
 }

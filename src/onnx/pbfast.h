@@ -28,11 +28,15 @@ ProtobufCMessage *onnxshape__pb_fast_decode(const ProtobufCMessageDescriptor *de
  * arena, so that nothing is held twice). With `borrow` (the arena's flag,
  * arena.h) the bytes must outlive the arena: the fast decoder's bytes
  * fields, and those of later onnxshape__pb_decode_in calls into the arena,
- * then point into them. On success *arena holds *msg; on
- * failure nothing is held and the status says why: ONNXSHAPE_ERR_MALFORMED,
- * or ONNXSHAPE_ERR_OUT_OF_MEMORY, with *limited set when it was the limit
- * that stopped the decoding (no message is written: the caller names what
- * was decoded). */
+ * then point into them. A name (a string field naming a value, node,
+ * operator, domain, attribute, symbol or external-data key or value) that
+ * holds a NUL byte, which C strings would cut there, is recorded in the
+ * arena (nul_name, the first one), whichever decoder read it: the caller
+ * refuses the message once it has checked what it is (MODEL-NAMES-NUL). On
+ * success *arena holds *msg; on failure nothing is held and the status says
+ * why: ONNXSHAPE_ERR_MALFORMED, or ONNXSHAPE_ERR_OUT_OF_MEMORY, with *limited
+ * set when it was the limit that stopped the decoding (no message is
+ * written: the caller names what was decoded). */
 #include "onnxshape.h"
 onnxshape_status onnxshape__pb_decode(const ProtobufCMessageDescriptor *desc, const uint8_t *bytes,
                                       size_t len, size_t limit, int borrow,
@@ -41,11 +45,18 @@ onnxshape_status onnxshape__pb_decode(const ProtobufCMessageDescriptor *desc, co
 
 /* Decodes `len` bytes as a message of `desc` into `arena` (a model's, for a
  * subgraph, a function or a sparse tensor held as bytes): the fast decoder,
- * else protobuf-c. ONNXSHAPE_OK and *msg; ONNXSHAPE_ERR_MALFORMED; or
+ * else protobuf-c, names holding a NUL byte recorded as above (a name
+ * recorded before stays). ONNXSHAPE_OK and *msg; ONNXSHAPE_ERR_MALFORMED; or
  * ONNXSHAPE_ERR_OUT_OF_MEMORY (arena->over_limit says when it was the
  * arena's limit). What a failed attempt allocated stays in the arena. */
 onnxshape_status onnxshape__pb_decode_in(const ProtobufCMessageDescriptor *desc,
                                          const uint8_t *bytes, size_t len, onnxshape__arena *arena,
                                          ProtobufCMessage **msg);
+
+/* The error of a name holding a NUL byte (its len bytes at name), status
+ * st: "'<file>': the name '<escaped>' holds a NUL byte; ..." (without the
+ * file when it is NULL). */
+onnxshape_status onnxshape__pb_nul_name(const char *file, const uint8_t *name, size_t len,
+                                        onnxshape_status st, onnxshape_diag *diag);
 
 #endif

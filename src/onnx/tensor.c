@@ -510,6 +510,12 @@ static onnxshape_status decode_standalone(const uint8_t *b, size_t len,
                 "something else?)",
                 ONNXSHAPE__ARGS(ARG_UINT(len)));
   }
+  if (arena->nul_name != NULL) {
+    st = onnxshape__pb_nul_name(shown, arena->nul_name, arena->nul_name_len,
+                                ONNXSHAPE_ERR_INVALID_TENSOR, diag);
+    onnxshape__arena_release(arena);
+    return st;
+  }
   if (raw != NULL) {
     tp->has_raw_data = 1; /* the bytes have none: find_raw_data took the only one */
     tp->raw_data = *raw;

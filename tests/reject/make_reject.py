@@ -317,6 +317,33 @@ reject_model("output_declared_dims",
              "graph output 'y' is declared with dim 0 = 3 but the graph produces 2",
              inputs=" -i x23.pb")
 
+# ---- names holding a NUL byte (refused whichever decoder reads them) ------
+# covers: MODEL-NAMES-NUL
+XI = value_info("x", "float")
+reject_model("nul_undefined_input",
+             model([node("Identity", ["x\0evil"], ["y"])], [XI], [Y], opset=13),
+             "the name 'x\\x00evil' holds a NUL byte", exit_code=1)
+reject_model("nul_two_inputs",
+             model([node("Identity", ["x\0a"], ["y"])],
+                   [value_info("x\0a", "float"), value_info("x\0b", "float")], [Y], opset=13),
+             "the name 'x\\x00a' holds a NUL byte")
+# A singular field given twice: the fast decoder leaves the node to
+# protobuf-c, whose strings end at the NUL; the names are checked after it.
+reject_model("nul_protobuf_c_path",
+             model([node("Identity", ["x\0evil"], ["y"], name="a") + f_str(3, "b")], [XI], [Y],
+                   opset=13),
+             "the name 'x\\x00evil' holds a NUL byte")
+# In a model-local function's body (FunctionProto: protobuf-c only).
+FN = (f_str(1, "F") + f_str(4, "i") + f_str(5, "o") +
+      f_bytes(7, node("Identity", ["i\0z"], ["o"])) + f_bytes(9, f_str(1, "") + f_int(2, 13)) +
+      f_str(10, "custom"))
+reject_model("nul_function_body",
+             model([node("F", ["x"], ["y"], domain="custom")], [XI], [Y], opset=13,
+                   extra_opsets=[("custom", 1)]) + f_bytes(25, FN),
+             "the name 'i\\x00z' holds a NUL byte", inputs="")
+reject_tensor("nul_tensor_name", tensor("x\0y", "float", [2, 3], raw=F6),
+              "the name 'x\\x00y' holds a NUL byte")
+
 with open(os.path.join(out, "MANIFEST"), "w") as f:
     f.write("# NAME\tEXIT\tMESSAGE FRAGMENT\tARGUMENTS (run in tests/reject/files)\n")
     f.write("\n".join(cases) + "\n")
