@@ -45,6 +45,7 @@ const Onnx__FunctionProto *onnxshape__find_function(const onnxshape_model *m, co
   if (m->fn_index == NULL) return NULL;
   size_t at = fn_hash(domain, name, overload) & m->fn_mask;
   for (size_t e; (e = m->fn_index[at]) != 0; at = (at + 1) & m->fn_mask) {
+    onnxshape__probes++;
     const Onnx__FunctionProto *f = m->functions[e - 1];
     if (fn_is(f, domain, name, overload)) return f;
   }
@@ -106,6 +107,7 @@ static const Onnx__AttributeProto *call_attr(const model_call *c, size_t k) {
 static size_t attr_at(const model_call *c, const char *ref, size_t *free_at) {
   size_t at = onnxshape__name_hash(ref) & c->attrs_mask;
   for (size_t e; (e = c->attrs[at]) != 0; at = (at + 1) & c->attrs_mask) {
+    onnxshape__probes++;
     if (strcmp(call_attr(c, e - 1)->name, ref) == 0) return e;
   }
   *free_at = at;
