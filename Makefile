@@ -4,6 +4,9 @@
 # errors) and runs every test; `make` builds. Each target installs only the
 # Debian packages it needs (scripts/install-deps TIER).
 
+# Sub-makes (make check runs two) do not announce their directory.
+MAKEFLAGS += --no-print-directory
+
 BUILD       ?= build
 BUILD_CLANG ?= build-clang
 BUILD_ASAN  ?= build-asan
