@@ -6,10 +6,12 @@ shown to keep the per-call and model figures (issue "design step": report
 before/after from one interleaved run).
 
 Usage: ab.py BUILD REV [ROUNDS]
-  BUILD   the work tree's build directory (its bench/bench is used)
+  BUILD   the work tree's benchmark build directory (make bench-ab passes
+          build-bench, which it configures and builds); its bench/bench is used
   REV     the commit to compare against; it is checked out as a detached
-          worktree under .cache/bench-ab/REV and built there (Release flags
-          of the Makefile) on first use
+          worktree under .cache/bench-ab/REV and built there with BUILD's
+          build type (CMAKE_BUILD_TYPE of its cache, RelWithDebInfo when it
+          has none), so that both harnesses are compiled alike
   ROUNDS  alternating rounds (default 10); each runs both harnesses with
           --quick, the new one first in odd rounds, the old one first in even
           rounds, so neither always runs on a warmer machine.
@@ -29,14 +31,25 @@ def log(msg):
     print("bench-ab: " + msg, file=sys.stderr, flush=True)
 
 
-def build_old(rev):
+def build_type(build):
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as f:
+            for line in f:
+                if line.startswith("CMAKE_BUILD_TYPE:"):
+                    return line.split("=", 1)[1].strip() or "RelWithDebInfo"
+    except OSError:
+        pass
+    return "RelWithDebInfo"
+
+
+def build_old(rev, btype):
     full = subprocess.run(["git", "-C", TOP, "rev-parse", "--verify", rev + "^{commit}"],
                           check=True, capture_output=True, text=True).stdout.strip()
     tree = os.path.join(TOP, ".cache", "bench-ab", full[:12])
     if not os.path.isdir(tree):
         subprocess.run(["git", "-C", TOP, "worktree", "add", "--detach", tree, full], check=True)
     build = os.path.join(tree, "build-bench")
-    subprocess.run(["cmake", "-S", tree, "-B", build, "-DCMAKE_BUILD_TYPE=RelWithDebInfo"],
+    subprocess.run(["cmake", "-S", tree, "-B", build, "-DCMAKE_BUILD_TYPE=" + btype],
                    check=True, stdout=subprocess.DEVNULL)
     subprocess.run(["cmake", "--build", build, "--target", "onnxshape_bench", "-j", "2"],
                    check=True, stdout=subprocess.DEVNULL)
@@ -62,8 +75,8 @@ def main():
     new_bin = os.path.join(os.path.abspath(sys.argv[1]), "bench", "bench")
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 10
     if not os.access(new_bin, os.X_OK):
-        sys.exit("bench-ab: %s is missing (make build first)" % new_bin)
-    old_bin, old_rev = build_old(sys.argv[2])
+        sys.exit("bench-ab: %s is missing (make bench-ab builds it)" % new_bin)
+    old_bin, old_rev = build_old(sys.argv[2], build_type(os.path.abspath(sys.argv[1])))
     data = os.path.join(os.path.abspath(sys.argv[1]), "bench", "data-ab")
     if not os.path.exists(os.path.join(data, "x_small.pb")):
         subprocess.run(["/usr/bin/python3", os.path.join(TOP, "bench", "make_data.py"), data, "16"],

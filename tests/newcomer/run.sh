@@ -8,8 +8,10 @@
 # options builds no tests; `make install PREFIX=...`
 # installs the command, its man page, completion and docs under that prefix
 # and names it in onnxshape.pc, and a later `make install` without PREFIX
-# goes to /usr/local again; and `make prove` on a machine without
-# Frama-C says exactly which packages to install.
+# goes to /usr/local again; make demo and make install use build/ alone;
+# `make bench` refuses a Debug build-bench/ and says how to fix it; `make
+# prove` on a machine without Frama-C says exactly which packages to install;
+# and `make clean` removes every build directory.
 # Skipped (exit 77) unless run as root with useradd and runuser.
 # Usage: run.sh SOURCE_DIR
 set -eu
@@ -58,8 +60,10 @@ for want in "install-deps: everything the build tier needs is installed" \
             'matrix: float [N,12] from Reshape-21 "flatten_rows"'; do
   grep -qxF "$want" "$home/demo.log" || bad "make demo did not print: $want"
 done
-# A plain build builds no tests.
+# A plain build builds no tests, in build/ alone.
 [ ! -e "$home/onnxshape/build/tests" ] || bad "make demo built the tests"
+others() { (cd "$home/onnxshape" && ls -d build?* 2>/dev/null | tr '\n' ' '); }
+[ -z "$(others)" ] || bad "make demo made other build directories: $(others)"
 # make demo with BUILD given as an absolute path (the same directory).
 as_user env PATH="$tierbin" make -C "$home/onnxshape" demo BUILD="$home/onnxshape/build" JOBS=2 \
   >"$home/demo-abs.log" 2>&1 || { tail -5 "$home/demo-abs.log"; bad "make demo BUILD=<absolute path>"; }
@@ -102,6 +106,23 @@ inc=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags-only-I onnxshape 2>/dev/null | 
 as_user env PATH="$tierbin" make -C "$home/onnxshape" install JOBS=2 >"$home/install2.log" 2>&1 || true
 grep -qx 'CMAKE_INSTALL_PREFIX:PATH=/usr/local' "$home/onnxshape/build/CMakeCache.txt" ||
   bad "make install without PREFIX kept the earlier prefix"
+[ -z "$(others)" ] || bad "make install made other build directories: $(others)"
+
+# make bench builds in build-bench/, configured as the committed figures were
+# measured (RelWithDebInfo); a Debug cache there is refused, before any
+# package is asked for, with the directory and the fix.
+bench_dir=$home/onnxshape/build-bench
+as_user env PATH="$tierbin" cmake -S "$home/onnxshape" -B "$bench_dir" -DCMAKE_BUILD_TYPE=Debug \
+  >"$home/bench-debug.log" 2>&1 || { tail -5 "$home/bench-debug.log"; bad "cmake -DCMAKE_BUILD_TYPE=Debug"; }
+if as_user env PATH="$tierbin" make -C "$home/onnxshape" bench >"$home/bench.log" 2>&1; then
+  bad "make bench over a Debug build-bench/ went ahead"
+fi
+for want in "make bench: build-bench is configured as a Debug build, not RelWithDebInfo (the build type of the figures in docs/performance.md)." \
+            "make bench: remove it (rm -rf build-bench) or measure elsewhere (make bench BUILD_BENCH=DIR): make bench configures a fresh directory itself."; do
+  grep -qxF "$want" "$home/bench.log" || { cat "$home/bench.log"; bad "make bench did not print: $want"; }
+done
+if grep -q 'install-deps' "$home/bench.log"; then bad "make bench looked for packages before refusing"; fi
+grep -qx 'CMAKE_BUILD_TYPE:STRING=Debug' "$bench_dir/CMakeCache.txt" || bad "make bench touched the refused cache"
 
 # make prove without Frama-C: the tools the script needs, but no frama-c,
 # why3, z3 or cvc4 on PATH.
@@ -117,5 +138,11 @@ grep -qxF "install-deps: the prove tier needs Debian packages that are not insta
 grep -qxF "install-deps: install them as root: apt-get install frama-c-base why3 z3 cvc4" \
   "$home/prove.log" || bad "make prove did not say how to install them"
 
-[ $fail = 0 ] && echo "newcomer: make demo, make install PREFIX and make prove's message as user $user: passed"
+# make clean removes every build directory, build/ and the others alike.
+as_user mkdir "$home/onnxshape/build-check" "$home/onnxshape/build-clang" "$home/onnxshape/build-prove"
+as_user env PATH="$tierbin" make -C "$home/onnxshape" clean >"$home/clean.log" 2>&1 || bad "make clean"
+left=$(cd "$home/onnxshape" && ls -d build* 2>/dev/null | tr '\n' ' ')
+[ -z "$left" ] || bad "make clean left $left"
+
+[ $fail = 0 ] && echo "newcomer: make demo, make install PREFIX, make bench's refusal, make prove's message and make clean as user $user: passed"
 exit $fail
