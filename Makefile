@@ -69,8 +69,16 @@ build: deps-build $(BUILD)/CMakeCache.txt
 	fi
 	cmake --build $(BUILD) -j $(JOBS)
 
+# gcc in $(BUILD_CHECK), then clang in $(BUILD_CLANG), each run whatever the
+# other's result; then one line from ctest's JUnit reports: the tests passed
+# per compiler, and which were skipped and why (scripts/check-summary).
 check: deps-test
-	$(MAKE) check-gcc check-clang
+	@status=0; \
+	$(MAKE) check-gcc || status=1; \
+	$(MAKE) check-clang || status=1; \
+	/usr/bin/python3 scripts/check-summary gcc=$(BUILD_CHECK)/ctest-junit.xml \
+	  clang=$(BUILD_CLANG)/ctest-junit.xml || status=1; \
+	exit $$status
 
 # The build with the tests, warnings as errors.
 build-tests: deps-test
@@ -78,12 +86,16 @@ build-tests: deps-test
 	cmake --build $(BUILD_CHECK) -j $(JOBS)
 
 check-gcc: build-tests
-	ctest --test-dir $(BUILD_CHECK) --output-on-failure -j $(JOBS)
+	@rm -f $(BUILD_CHECK)/ctest-junit.xml
+	ctest --test-dir $(BUILD_CHECK) --output-on-failure -j $(JOBS) \
+	  --output-junit $(abspath $(BUILD_CHECK))/ctest-junit.xml
 
 check-clang: deps-test
+	@rm -f $(BUILD_CLANG)/ctest-junit.xml
 	cmake -S . -B $(BUILD_CLANG) $(CHECK_FLAGS) -DCMAKE_C_COMPILER=clang
 	cmake --build $(BUILD_CLANG) -j $(JOBS)
-	ctest --test-dir $(BUILD_CLANG) --output-on-failure -j $(JOBS)
+	ctest --test-dir $(BUILD_CLANG) --output-on-failure -j $(JOBS) \
+	  --output-junit $(abspath $(BUILD_CLANG))/ctest-junit.xml
 
 # The README's first command: build, then run the bundled example model.
 demo: build

@@ -17,7 +17,7 @@
 set -eu
 src=$1
 if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null || ! command -v runuser >/dev/null; then
-  echo "SKIP: needs root, useradd and runuser to make a throwaway user"
+  echo "SKIP: needs root, useradd and runuser to make a throwaway user; run make check as root"
   exit 77
 fi
 user=onnxnew$$
