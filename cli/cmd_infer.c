@@ -111,6 +111,11 @@ static void print_summary(const onnxshape_infer_summary *s, int json) {
            (unsigned long)s->shape_nodes, (unsigned long)s->reshape_nodes,
            (unsigned long)s->size_nodes, (unsigned long)s->resolved, (unsigned long)s->partial,
            (unsigned long)s->unknown);
+    if (s->failures > 0) printf("; %lu certain to fail", (unsigned long)s->failures);
+    if (s->out_of_work > 0) {
+      printf("; %lu left unknown at the analysis budget (%llu units of work)",
+             (unsigned long)s->out_of_work, (unsigned long long)s->work_limit);
+    }
     if (s->n_not_evaluated > 0) fputs("; not evaluated:", stdout);
   }
   for (size_t i = 0; i < s->n_not_evaluated; i++) {
@@ -142,7 +147,12 @@ static void print_summary(const onnxshape_infer_summary *s, int json) {
   if (s->not_evaluated_more > 0 && !json) {
     printf(", and %lu more nodes", (unsigned long)s->not_evaluated_more);
   }
-  fputs(json ? "}}}\n" : "\n", stdout);
+  if (json) {
+    printf("},\"failures\":%lu,\"out_of_work\":%lu}}\n", (unsigned long)s->failures,
+           (unsigned long)s->out_of_work);
+  } else {
+    fputc('\n', stdout);
+  }
 }
 
 /* A non-negative decimal number of digits only, fitting int64. */
@@ -210,6 +220,7 @@ int cli_infer(int argc, char **argv) {
   onnxshape_infer_options opts = ONNXSHAPE_INFER_OPTIONS_INIT;
   opts.inputs = inputs;
   opts.dims = dims;
+  opts.keep_going = 1; /* the whole analysis, then the nodes certain to fail */
   int rc = EXIT_OK;
   if (inputs == NULL || stores == NULL || dims == NULL) {
     cli_error("%s", "out of memory");
@@ -266,8 +277,14 @@ int cli_infer(int argc, char **argv) {
       if (json) print_json(v);
       else print_human(v);
     }
-    print_summary(onnxshape_inference_summary(inf), json);
+    const onnxshape_infer_summary *sum = onnxshape_inference_summary(inf);
+    print_summary(sum, json);
     rc = cli_check_model_files(model, m); /* printing read values too */
+    /* After everything else: what cannot succeed whatever the data. */
+    for (size_t i = 0; rc == EXIT_OK && i < sum->failures; i++) {
+      cli_error("%s: %s", cli_shown(model), onnxshape_inference_failure(inf, i, NULL));
+    }
+    if (rc == EXIT_OK && sum->failures > 0) rc = EXIT_INVALID;
   }
   onnxshape_inference_free(inf);
   onnxshape_model_free(m);

@@ -208,6 +208,35 @@ static int create_temp(const char *dir, size_t k, const char *ext, char **path) 
   return -1;
 }
 
+/* 0 when `path` may take an output: it does not exist, or is a regular
+ * file or a link (which the output replaces); else prints why (a directory,
+ * a FIFO, ...: never moved aside or replaced) and returns EXIT_USAGE. */
+static int output_path_free(const char *path) {
+  struct stat sb;
+  if (lstat(path, &sb) != 0 || S_ISREG(sb.st_mode) || S_ISLNK(sb.st_mode)) return EXIT_OK;
+  cli_error("'%s' is %s; it cannot be replaced by an output", cli_shown(path),
+            S_ISDIR(sb.st_mode) ? "a directory" : "not a regular file");
+  return EXIT_USAGE;
+}
+
+/* The n output files of DIR (output_<k>.pb or .npy), each free to take
+ * its output: checked before anything is read or written. */
+static int outputs_free(const char *dir, size_t n, int npy) {
+  for (size_t k = 0; k < n; k++) {
+    char name[64];
+    snprintf(name, sizeof name, "output_%zu.%s", k, npy ? "npy" : "pb");
+    char *path = cli_join_path(dir, name);
+    if (path == NULL) {
+      cli_error("out of memory");
+      return EXIT_INVALID;
+    }
+    int rc = output_path_free(path);
+    free(path);
+    if (rc != EXIT_OK) return rc;
+  }
+  return EXIT_OK;
+}
+
 /* The renames, with signals blocked so that they are not cut in the middle:
  * each earlier output is first kept under a backup name, and if any rename
  * fails every output goes back to what it was. */
@@ -216,6 +245,12 @@ static int commit(out_file *f, size_t n) {
   size_t k, failed = 0;
   for (k = 0; k < n && e == 0; k++) {
     failed = k; /* the output whose step fails, when one does */
+    /* One made since the check: refused, never moved aside. */
+    struct stat sb;
+    if (lstat(f[k].final, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode)) {
+      e = S_ISDIR(sb.st_mode) ? EISDIR : EEXIST;
+      break;
+    }
     f[k].backup = malloc(strlen(f[k].tmp) + 5);
     if (f[k].backup == NULL) {
       e = ENOMEM;
@@ -393,6 +428,9 @@ int cli_run(int argc, char **argv) {
     if (fd >= 0) close(fd);
   }
   if (rc == EXIT_OK) rc = cli_load_model(a.model, &m);
+  if (rc == EXIT_OK && a.out_dir != NULL) {
+    rc = outputs_free(a.out_dir, onnxshape_model_output_count(m), a.npy);
+  }
   if (rc == EXIT_OK) { /* a model run cannot execute is refused before any input is read */
     onnxshape_diag d;
     onnxshape_diag_init(&d);

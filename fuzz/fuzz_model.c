@@ -36,7 +36,7 @@ static void infer_bound(const onnxshape_model *m, const onnxshape_inference *inf
     in[n_in] = (onnxshape_input_dims){v->name, v->rank, dims[n_in]};
     n_in++;
   }
-  onnxshape_infer_options opts = {sizeof opts, in, n_in, sym, n_sym};
+  onnxshape_infer_options opts = {sizeof opts, in, n_in, sym, n_sym, (int)(data[0] & 1)};
   onnxshape_inference *bound = NULL;
   onnxshape_diag d;
   onnxshape_diag_init(&d);

@@ -395,10 +395,15 @@ typedef struct onnxshape_infer_options {
   size_t n_inputs;
   const onnxshape_dim_binding *dims;  /**< borrowed for the call only */
   size_t n_dims;
+  /** 0: a node certain to fail whatever the data stops the analysis with
+   *  its error. 1: it is recorded (onnxshape_inference_failure()), its
+   *  outputs are unknown, and the analysis goes on to the end and succeeds,
+   *  so that everything else it found is there too. */
+  int keep_going;
 } onnxshape_infer_options;
 
 /** Options with nothing assumed, for initializing an ::onnxshape_infer_options. */
-#define ONNXSHAPE_INFER_OPTIONS_INIT {sizeof(onnxshape_infer_options), NULL, 0, NULL, 0}
+#define ONNXSHAPE_INFER_OPTIONS_INIT {sizeof(onnxshape_infer_options), NULL, 0, NULL, 0, 0}
 
 /** Set @p opts to ::ONNXSHAPE_INFER_OPTIONS_INIT. NULL is allowed. */
 ONNXSHAPE_API void onnxshape_infer_options_init(onnxshape_infer_options *opts);
@@ -423,6 +428,15 @@ typedef struct onnxshape_infer_summary {
   size_t n_not_evaluated;                 /**< operators whose nodes analysis does not evaluate */
   const onnxshape_op_count *not_evaluated; /**< with their node counts, in order of first use */
   size_t not_evaluated_more; /**< nodes of further operators past the first 64 listed */
+  uint64_t work_used;  /**< units of work the analysis spent (a unit: one dim, element,
+                            input or term looked at or written) */
+  uint64_t work_limit; /**< the most it may spend: 2^22 plus 64 per byte of the model file
+                            (LIMIT-ANALYSIS-WORK, docs/analysis.md) */
+  size_t out_of_work;  /**< nodes (and graph values) whose outputs were left unknown because
+                            the work budget ran out: a nonzero count means the analysis is
+                            incomplete there */
+  size_t failures;     /**< nodes certain to fail, recorded with keep_going
+                            (onnxshape_inference_failure()) */
 } onnxshape_infer_summary;
 
 /** The values of a model, as onnxshape_model_infer() determined them. It
@@ -450,11 +464,19 @@ ONNXSHAPE_API onnxshape_status onnxshape_model_infer(const onnxshape_model *mode
                                                     onnxshape_diag *diag);
 /**
  * As onnxshape_model_infer(), with input dims and symbols fixed by @p opts
- * (NULL: none). The model may hold any operator of any domain, and
- * subgraphs: docs/analysis.md says what is evaluated.
- * @return also ONNXSHAPE_ERR_NOT_FOUND (a binding names no graph input) and
- *         ONNXSHAPE_ERR_INVALID_ARGUMENT (a binding that contradicts the
- *         input's declaration, a negative dim, an input bound twice).
+ * (NULL: none; see ::onnxshape_infer_options, also for keep_going). The
+ * model may hold any operator of any domain, and subgraphs:
+ * docs/analysis.md says what is evaluated. Every binding is checked before
+ * anything is analysed, and applies to every input whatever the order: a
+ * symbol an input's binding fixes (a declared `N` bound to 5) takes that
+ * value in every declaration.
+ * @return also ONNXSHAPE_ERR_NOT_FOUND (an input binding names no graph
+ *         input; the message names the graph's inputs and the nearest one)
+ *         and ONNXSHAPE_ERR_INVALID_ARGUMENT (a binding that contradicts the
+ *         input's declaration or another binding, a negative dim, an input
+ *         or symbol bound twice, dims given to an input that is not a tensor
+ *         (a sequence, map, optional or sparse tensor), a symbol that no
+ *         declaration of the model names).
  */
 ONNXSHAPE_API onnxshape_status onnxshape_model_infer_with(const onnxshape_model *model,
                                                          const onnxshape_infer_options *opts,
@@ -470,6 +492,15 @@ ONNXSHAPE_API size_t onnxshape_inference_count(const onnxshape_inference *inf);
 /** Value @p i, or NULL. */
 ONNXSHAPE_API const onnxshape_value_info *onnxshape_inference_get(const onnxshape_inference *inf,
                                                                  size_t i);
+/**
+ * Failure @p i (below the summary's @c failures) of an analysis run with
+ * @c keep_going: the message naming the node (and its graph), as
+ * onnxshape_model_infer() would have failed with, and its status in
+ * *status (when not NULL). NULL when out of range. Valid until @p inf is
+ * freed.
+ */
+ONNXSHAPE_API const char *onnxshape_inference_failure(const onnxshape_inference *inf, size_t i,
+                                                     onnxshape_status *status);
 /** Free @p inf. NULL is allowed. */
 ONNXSHAPE_API void onnxshape_inference_free(onnxshape_inference *inf);
 /** @} */
@@ -491,9 +522,12 @@ typedef enum onnxshape_profile_rule {
                                       target with two -1); also in a subgraph that may not run */
   ONNXSHAPE_PROFILE_CONFLICT = 4, /**< a declared type or shape (value_info, graph output)
                                        contradicts the computed one */
-  ONNXSHAPE_PROFILE_PORTABILITY = 5 /**< a node whose result depends on a point where the
+  ONNXSHAPE_PROFILE_PORTABILITY = 5, /**< a node whose result depends on a point where the
                                          specification and widely used implementations
                                          disagree (docs/divergences.md) */
+  ONNXSHAPE_PROFILE_INCOMPLETE = 6 /**< the analysis ran out of its work budget
+                                        (LIMIT-ANALYSIS-WORK) on some nodes: findings there
+                                        may be missing */
 } onnxshape_profile_rule;
 
 /** The findings of one check. */

@@ -163,7 +163,7 @@ static void test_model_in_memory(void) {
   CHECK_STATUS(onnxshape_model_run(model, &badb, 1, &r, &d), ONNXSHAPE_ERR_NEGATIVE_DIM);
   onnxshape_binding nameless = {NULL, &x};
   CHECK_STATUS(onnxshape_model_run(model, &nameless, 1, &r, &d), ONNXSHAPE_ERR_NOT_FOUND);
-  CHECK_STR(d.message, "the model has no graph input named '(null)'");
+  CHECK_STR(d.message, "the model has no graph input named '(null)' (its graph inputs: 'x')");
   onnxshape_model_free(model);
 }
 
@@ -231,7 +231,8 @@ static void test_struct_sizes(void) {
   char want[ONNXSHAPE_DIAG_SIZE];
   snprintf(want, sizeof want,
            "model_infer: options.size is 0; it must be at least %zu (initialize the options "
-           "with ONNXSHAPE_INFER_OPTIONS_INIT)", sizeof opts);
+           "with ONNXSHAPE_INFER_OPTIONS_INIT)",
+           offsetof(onnxshape_infer_options, keep_going) + sizeof opts.keep_going);
   CHECK_STR(d.message, want);
   CHECK(inf == NULL);
   /* A newer caller's struct: extra fields unset pass, set ones are refused. */
@@ -724,10 +725,24 @@ static void check_many_inputs(int n) {
   b[n - 1].name = "x3";
   CHECK_STATUS(onnxshape_model_run(model, b, (size_t)n, &r, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
   CHECK_STR(d.message, "graph input 'x3' is bound twice");
+  /* A name that is none: the graph's inputs, as many as fit, and a count. */
   b[n - 1].name = "y";
   CHECK_STATUS(onnxshape_model_run(model, b, (size_t)n, &r, &d), ONNXSHAPE_ERR_NOT_FOUND);
-  CHECK_STR(d.message, "the model has no graph input named 'y'");
+  char want[ONNXSHAPE_DIAG_SIZE];
+  snprintf(want, sizeof want,
+           "the model has no graph input named 'y' (its graph inputs: 'x0', 'x1', 'x2', 'x3', "
+           "'x4', 'x5', 'x6', 'x7', 'x8', 'x9', 'x10', 'x11', 'x12', 'x13', 'x14', 'x15', 'x16', "
+           "and %d more inputs)", n - 17);
+  CHECK_STR(d.message, want);
   CHECK(r == NULL);
+  /* One edit from an input's name: that one is suggested. */
+  b[n - 1].name = "x12 ";
+  CHECK_STATUS(onnxshape_model_run(model, b, (size_t)n, &r, &d), ONNXSHAPE_ERR_NOT_FOUND);
+  snprintf(want, sizeof want,
+           "the model has no graph input named 'x12 '; did you mean 'x12'? (its graph inputs: "
+           "'x0', 'x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'x7', 'x8', 'x9', 'x10', 'x11', 'x12', "
+           "'x13', 'x14', 'x15', 'x16', and %d more inputs)", n - 17);
+  CHECK_STR(d.message, want);
   onnxshape_model_free(model);
 }
 

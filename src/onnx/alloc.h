@@ -60,5 +60,9 @@ struct onnxshape__arena;
  * failure of the machine's memory). */
 onnxshape_status onnxshape__out_of_memory(const struct onnxshape__arena *a, const char *doing,
                                           onnxshape_diag *diag);
+/* The same, for memory kept under `limit` bytes (over_limit: it was that
+ * limit, not the machine, that refused) across several arenas. */
+onnxshape_status onnxshape__out_of_memory_at(int over_limit, size_t limit, const char *doing,
+                                             onnxshape_diag *diag);
 
 #endif

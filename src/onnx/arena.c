@@ -59,13 +59,36 @@ onnxshape__arena *onnxshape__arena_new(size_t limit) {
   a->borrow = 0;
   a->nul_name = NULL;
   a->nul_name_len = 0;
+  a->within = NULL;
   return a;
+}
+
+onnxshape__arena *onnxshape__arena_new_within(onnxshape__arena *parent, size_t limit) {
+  size_t first = ARENA_HEAD + ARENA_FIRST;
+  if (parent->taken > parent->limit || first > parent->limit - parent->taken) {
+    parent->over_limit = 1;
+    return NULL;
+  }
+  onnxshape__arena *a = onnxshape__arena_new(limit);
+  if (a == NULL) return NULL;
+  a->within = parent;
+  parent->taken += first;
+  return a;
+}
+
+void onnxshape__arena_detach(onnxshape__arena *a) {
+  if (a == NULL || a->within == NULL) return;
+  a->within->taken -= a->taken;
+  a->within = NULL;
+  a->limit = a->taken;
 }
 
 void *onnxshape__arena_grow(onnxshape__arena *a, size_t size) {
   size_t cap = size > ARENA_BLOCK ? size : ARENA_BLOCK;
-  if (cap > SIZE_MAX - sizeof(onnxshape__arena_block) ||
-      a->taken > a->limit || sizeof(onnxshape__arena_block) + cap > a->limit - a->taken) {
+  onnxshape__arena *root = a->within != NULL ? a->within : a;
+  size_t need = sizeof(onnxshape__arena_block) + cap;
+  if (cap > SIZE_MAX - sizeof(onnxshape__arena_block) || root->taken > root->limit ||
+      need > root->limit - root->taken || a->taken > a->limit || need > a->limit - a->taken) {
     a->over_limit = 1;
     return NULL;
   }
@@ -75,6 +98,7 @@ void *onnxshape__arena_grow(onnxshape__arena *a, size_t size) {
     return NULL;
   }
   a->taken += sizeof *b + cap;
+  if (root != a) root->taken += sizeof *b + cap;
   if (a->blocks == NULL) a->first_used = a->cur;
   b->next = a->blocks;
   a->blocks = b;
@@ -85,6 +109,7 @@ void *onnxshape__arena_grow(onnxshape__arena *a, size_t size) {
 
 void onnxshape__arena_release(onnxshape__arena *a) {
   if (a == NULL) return;
+  onnxshape__arena_detach(a);
   unsigned char *first = (unsigned char *)a + ARENA_HEAD;
   unsigned char *used = a->blocks != NULL ? a->first_used : a->cur;
   for (onnxshape__arena_block *b = a->blocks, *next; b != NULL; b = next) {

@@ -29,6 +29,8 @@ typedef struct onnxshape__arena {
   unsigned char *first_used;      /* once a block was added: where the first block's use ended */
   size_t limit;                   /* the bytes its blocks may take in all */
   size_t taken;                   /* the bytes its blocks take */
+  struct onnxshape__arena *within; /* an arena whose limit this one's blocks count against
+                                      too (onnxshape__arena_new_within), or NULL */
   int over_limit;                 /* an allocation was refused for the limit */
   int out_of_memory;              /* a block could not be allocated */
   int borrow;                     /* the fast decoder's bytes fields may point into the input
@@ -53,6 +55,25 @@ static inline size_t onnxshape__memory_limit(size_t len) {
 /* A new arena whose blocks may take `limit` bytes in all, or NULL when out
  * of memory. */
 onnxshape__arena *onnxshape__arena_new(size_t limit);
+/* A new arena whose blocks count against the limit of `parent` (and are
+ * added to its `taken` while both live) as well as its own `limit`: memory
+ * that grows with the input beside a model, such as a check's findings and
+ * its analysis, stays within the model's LIMIT-MEMORY. Not for an arena
+ * another thread may grow meanwhile (the counts are not atomic): the
+ * profile check makes its own model. Release (or detach) it before the
+ * parent. */
+onnxshape__arena *onnxshape__arena_new_within(onnxshape__arena *parent, size_t limit);
+/* The bytes arena a may still take (its own limit and its parent's). */
+static inline size_t onnxshape__arena_room(const onnxshape__arena *a) {
+  size_t own = a->taken < a->limit ? a->limit - a->taken : 0;
+  if (a->within == NULL) return own;
+  size_t up = a->within->taken < a->within->limit ? a->within->limit - a->within->taken : 0;
+  return own < up ? own : up;
+}
+/* Ends what onnxshape__arena_new_within started (before the parent goes):
+ * the arena keeps what it holds; its own limit becomes what it takes, so it
+ * can grow no more. */
+void onnxshape__arena_detach(onnxshape__arena *a);
 /* Releases the arena and everything allocated from it. NULL is allowed. */
 void onnxshape__arena_release(onnxshape__arena *a);
 /* The slow path of onnxshape__arena_alloc: a new block. */

@@ -62,11 +62,6 @@ static inline const char *graph_kind(const model_graph *g) { return is_body(g) ?
 /* An overload as compared: "" when there is none. */
 static inline const char *overload_of(const char *overload) { return overload != NULL ? overload : ""; }
 
-/* Subgraphs nest at most this deep (LIMIT-SUBGRAPH-DEPTH): each level is
- * decoded from bytes the level above holds, so deeper nesting would cost
- * memory in the depth times the size. Real models nest 2 or 3 deep. */
-#define MAX_SUBGRAPH_DEPTH 32u
-
 /* ---- graphs, nodes and the name index (graph.c) ---- */
 
 /* The hash of a name for the open-addressing indexes of slots, graph

@@ -27,6 +27,11 @@ typedef enum node_kind {
   NODE_AOP = 32
 } node_kind;
 
+/* Subgraphs nest at most this deep (LIMIT-SUBGRAPH-DEPTH): each level is
+ * decoded from bytes the level above holds, so deeper nesting would cost
+ * memory in the depth times the size. Real models nest 2 or 3 deep. */
+#define MAX_SUBGRAPH_DEPTH 32u
+
 /* An optional input or output left empty (""). */
 #define NO_SLOT ((size_t)-1)
 

@@ -19,9 +19,43 @@
 
 /* ---- the lattice ---------------------------------------------------------- */
 
+/* Node n could not afford its work: counted once. */
+static void count_stopped(an_ctx *c, const graph_node *n) {
+  c->out_of_work = 0;
+  if (c->last_stopped != n) c->nodes_out_of_work++;
+  c->last_stopped = n;
+}
+
+/* For a part of node n's result that can be left unknown (element values
+ * beside dims): 1 when `units` are spent, else 0 with the node counted as
+ * left incomplete by the budget. */
+static int an_afford(an_ctx *c, const graph_node *n, uint64_t units) {
+  if (an_charge(c, units)) return 1;
+  count_stopped(c, n);
+  return 0;
+}
+
+/* n items of `size` (filled by the caller: n units of work), or NULL when
+ * memory or the work budget ran out. */
 static void *an_alloc(an_ctx *c, size_t n, size_t size) {
-  if (size != 0 && n > SIZE_MAX / 2 / size) return NULL;
-  return onnxshape__arena_alloc(c->arena, (n + 1) * size);
+  if (!an_charge(c, (uint64_t)n + 1)) return NULL;
+  /* Past the evaluation's share of the memory limit: as past the work
+   * budget (the node's outputs unknown); only the machine's memory running
+   * out is an error. */
+  if (size != 0 && n > SIZE_MAX / 2 / size) {
+    c->out_of_work = 1;
+    return NULL;
+  }
+  size_t bytes = (n + 1) * size;
+  if (c->arena->taken > c->memory_soft || bytes > c->memory_soft - c->arena->taken) {
+    if ((size_t)(c->arena->end - c->arena->cur) < bytes) { /* would take a new block */
+      c->out_of_work = 1;
+      return NULL;
+    }
+  }
+  void *p = onnxshape__arena_alloc(c->arena, bytes);
+  if (p == NULL && !c->arena->out_of_memory) c->out_of_work = 1;
+  return p;
 }
 
 int an_set_rank(an_ctx *c, slot_info *s, size_t rank) {
@@ -311,7 +345,7 @@ static int broadcast_dims(an_ctx *c, slot_info *out, slot_info *const *ins, size
     if (ins[i] == NULL || !ins[i]->rank_known) return 1;
     if (ins[i]->rank > rank) rank = ins[i]->rank;
   }
-  if (rank > 0 && k > MAX_WORK / rank) return 1; /* left unknown (LIMIT-ANALYSIS-WORK) */
+  if (!an_charge(c, an_mul(2 * (uint64_t)rank, k))) return 0; /* two passes over k dims */
   if (!an_set_rank(c, out, rank)) return 0;
   for (size_t d = 0; d < rank; d++) {
     an_elem r = an_num(1);
@@ -375,6 +409,7 @@ static int eval_elementwise(an_ctx *c, const graph_node *n, aop op) {
   out->type = op == AOP_EQUAL ? ONNXSHAPE_TYPE_BOOL : x->type;
   int legacy = (op == AOP_MIN || op == AOP_MAX) ? n->version < 8 : n->version < 7;
   if (legacy) {
+    if (x->rank_known && !an_charge(c, an_mul(k, x->rank))) return 0;
     for (size_t i = 1; i < k; i++) {
       if (list[i] == NULL || !list[i]->rank_known || !x->rank_known ||
           list[i]->rank != x->rank) {
@@ -391,6 +426,9 @@ static int eval_elementwise(an_ctx *c, const graph_node *n, aop op) {
   for (size_t i = 0; i < k; i++) {
     if (list[i] == NULL || !list[i]->vals_known || !is_int_type(list[i]->type)) return 1;
   }
+  /* Each element reads k inputs, each index in `rank` steps: when that is
+   * more than the budget left, the dims stay and the values are unknown. */
+  if (!an_afford(c, n, an_mul(an_mul(count, k), (uint64_t)out->rank + 1))) return 1;
   if (!an_set_vals(c, out, count)) return 0;
   for (size_t f = 0; f < count; f++) {
     if (op == AOP_WHERE) {
@@ -602,7 +640,7 @@ static int eval_concat(an_ctx *c, const graph_node *n) {
     if (i > 0 && x->rank != r) return 1;
     r = x->rank;
   }
-  if (r > 0 && n->n_inputs > MAX_WORK / r) return 1; /* LIMIT-ANALYSIS-WORK */
+  if (!an_charge(c, an_mul(n->n_inputs, r))) return 0; /* each dim looks at every input */
   const node_attr *ax = attr(n, "axis");
   int64_t axis = ax != NULL ? ax->i : (n->version < 4 ? 1 : INT64_MAX);
   axis = norm_axis(axis, r, n->version >= 11);
@@ -645,7 +683,11 @@ static int eval_concat(an_ctx *c, const graph_node *n) {
 
 /* Unsqueeze (axes: attribute before 13, input from 13; negative from 11,
  * counted in the output's rank) and Squeeze (axes optional: without, every
- * dim of 1 goes, which needs every dim known). Elements keep their order. */
+ * dim of 1 goes, which needs every dim known). Elements keep their order.
+ * Squeeze-1/11 with an empty axes list squeezes every 1 (onnxruntime and
+ * the ONNX reference); Squeeze-13 and later with an empty axes input is not
+ * evaluated: onnxruntime squeezes every 1, the reference none
+ * (docs/divergences.md D11, a portability finding). */
 static int eval_squeeze(an_ctx *c, const graph_node *n, int unsqueeze) {
   slot_info *x = in(c, n, 0);
   slot_info *out = &c->slots[n->outputs[0]];
@@ -656,6 +698,11 @@ static int eval_squeeze(an_ctx *c, const graph_node *n, int unsqueeze) {
   size_t na = 0;
   int absent;
   int ok = int_list(c, n, "axes", 13, 1, axes, 64, &na, &absent);
+  if (!unsqueeze && ok && na == 0) {
+    if (n->version >= 13) return 1; /* D11 */
+    ok = 0;
+    absent = 1;
+  }
   if (!ok && !(absent && !unsqueeze)) return 1;
   size_t r = x->rank;
   unsigned char mark[128] = {0};
@@ -774,7 +821,7 @@ static int eval_reduce_prod(an_ctx *c, const graph_node *n) {
   if (!an_set_rank(c, out, keep ? x->rank : 0)) return 0;
   for (size_t i = 0; i < out->rank; i++) out->dims[i] = an_num(1);
   if (!x->vals_known || !is_int_type(x->type)) return 1;
-  if (!an_set_vals(c, out, 1)) return 0;
+  if (!an_set_vals(c, out, 1) || !an_charge(c, x->n_vals)) return 0;
   an_elem p = an_num(1);
   for (size_t i = 0; i < x->n_vals; i++) p = arith(AOP_MUL, p, x->vals[i], out->type);
   out->vals[0] = p;
@@ -868,7 +915,8 @@ static onnxshape_status reshape_symbolic(an_ctx *c, const graph_node *n, const s
    * and -1 = (known input) / (known target). */
   if (minus == len || !x->rank_known) return ONNXSHAPE_OK;
   unsigned char *matched = an_alloc(c, len, 1);
-  if (matched == NULL) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  /* each input symbol looks for its match among the output's dims */
+  if (matched == NULL || !an_charge(c, an_mul(x->rank, len))) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
   memset(matched, 0, len);
   for (size_t i = 0; i < x->rank && i < len; i++) {
     matched[i] = !allowzero && target[i].known && target[i].v == 0;
@@ -977,7 +1025,18 @@ int an_evaluates(const graph_node *n) {
   return n->kind != AOP(AOP_LOOP) && n->kind != AOP(AOP_SCAN);
 }
 
-onnxshape_status an_eval(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
+
+onnxshape_status an_stopped(an_ctx *c, const graph_node *n) {
+  if (!c->out_of_work) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  for (size_t i = 0; i < n->n_outputs; i++) {
+    if (n->outputs[i] != NO_SLOT) memset(&c->slots[n->outputs[i]], 0, sizeof(slot_info));
+  }
+  count_stopped(c, n);
+  return ONNXSHAPE_OK;
+}
+
+/* The node's own evaluation (an_eval). */
+static onnxshape_status eval_node(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   int ok = 1;
   switch (n->kind) {
     case NODE_SHAPE: return eval_shape(c, n, diag);
@@ -1022,6 +1081,16 @@ onnxshape_status an_eval(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   return ONNXSHAPE_OK;
 }
 
+onnxshape_status an_eval(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
+  c->out_of_work = 0;
+  /* Every node: its inputs and outputs looked at. */
+  onnxshape_status st = an_charge(c, 1 + (uint64_t)n->n_inputs + n->n_outputs)
+                            ? eval_node(c, n, diag)
+                            : ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  if (st == ONNXSHAPE_ERR_OUT_OF_MEMORY && c->out_of_work) return an_stopped(c, n);
+  return st;
+}
+
 /* ---- portability ------------------------------------------------------------------ */
 
 static void risk(const graph_node *n, const char *path, onnxshape__report_fn report, void *ctx,
@@ -1038,6 +1107,15 @@ static int may_be_zero(an_elem e) { return !e.known || e.v == 0; }
 
 void an_portability(an_ctx *c, const graph_node *n, const char *path, onnxshape__report_fn report,
                     void *ctx) {
+  if (n->kind == AOP(AOP_SQUEEZE) && n->version >= 13) {
+    const slot_info *axes = in(c, n, 1);
+    if (axes != NULL && axes->vals_known && axes->n_vals == 0) {
+      risk(n, path, report, ctx, "the axes input is empty",
+           "onnxruntime squeezes every dim of 1; the ONNX reference and ONNX's shape inference "
+           "squeeze none (divergences.md D11)");
+    }
+    return;
+  }
   if (n->kind == NODE_SHAPE && (n->shape_attrs.has_start || n->shape_attrs.has_end)) {
     const slot_info *x = in(c, n, 0);
     if (!x->rank_known) {
@@ -1058,6 +1136,11 @@ void an_portability(an_ctx *c, const graph_node *n, const char *path, onnxshape_
   }
   if (n->kind != NODE_RESHAPE || n->n_inputs != 2) return;
   const slot_info *x = in(c, n, 0), *t = in(c, n, 1);
+  /* the target's values and the input's dims, looked at a few times each */
+  if (!an_charge(c, 2 * ((uint64_t)t->n_vals + (x->rank_known ? x->rank : 0)))) {
+    count_stopped(c, n); /* the summary says the analysis is incomplete there */
+    return;
+  }
   if (!t->vals_known) {
     if (n->reshape_attrs.has_allowzero && n->reshape_attrs.allowzero == 1) {
       risk(n, path, report, ctx, "allowzero = 1 with a target computed at run time, which may "

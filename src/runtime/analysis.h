@@ -38,17 +38,57 @@ typedef struct slot_info {
  * rank (LIMIT-MEMORY: real models stay far below it). */
 #define MAX_ENUM 1024u
 
-/* One node's dims are worked out element by element, inputs times rank, up
- * to this many (LIMIT-ANALYSIS-WORK): a Max of 200,000 inputs of rank
- * 20,000 would otherwise take time in the square of the file's size. Past
- * it the output's dims are left unknown. */
-#define MAX_WORK ((size_t)1 << 20)
+/* LIMIT-ANALYSIS-WORK: one analysis spends at most this many units of
+ * work for a model of `len` bytes (a unit: one dim, element, input or term
+ * looked at or written), 2^22 plus 64 per byte. Every loop over data whose
+ * size comes from the model charges its units before it runs (an_charge;
+ * an_set_rank, an_set_vals and an_alloc charge what they allocate): a node
+ * that cannot afford its work has its outputs left unknown and is counted,
+ * and analysis goes on. So a hostile node (a Max of 1,024 inputs of rank
+ * 1,024, a function called a thousand times) costs at most the budget, and
+ * time stays linear in the file's size. */
+#define AN_WORK_BASE ((uint64_t)1 << 22)
+#define AN_WORK_PER_BYTE 64u
+static inline uint64_t an_work_limit(size_t len) {
+  uint64_t per = (uint64_t)len > (UINT64_MAX - AN_WORK_BASE) / AN_WORK_PER_BYTE
+                     ? UINT64_MAX - AN_WORK_BASE
+                     : (uint64_t)len * AN_WORK_PER_BYTE;
+  return AN_WORK_BASE + per;
+}
 
 typedef struct an_ctx {
   onnxshape__arena *arena; /* all analysis memory */
   slot_info *slots;        /* by slot id */
+  uint64_t work_left;      /* units this analysis may still spend */
+  uint64_t work_used;      /* units spent */
+  int out_of_work;         /* the node being evaluated could not afford its work */
+  size_t nodes_out_of_work; /* nodes whose outputs were left unknown for the budget */
+  const void *last_stopped; /* the node counted last (each node counts once) */
+  size_t memory_soft;      /* the arena's `taken` past which evaluation stops as it does at
+                              the work budget (the rest is for the results) */
 } an_ctx;
 
+/* Spends `units` of the budget: 1, or 0 (nothing spent, c->out_of_work
+ * set) when they are more than is left. */
+static inline int an_charge(an_ctx *c, uint64_t units) {
+  if (units > c->work_left) {
+    c->out_of_work = 1;
+    return 0;
+  }
+  c->work_left -= units;
+  c->work_used += units;
+  return 1;
+}
+
+/* a * b, saturated at UINT64_MAX (a cost past any budget). */
+static inline uint64_t an_mul(uint64_t a, uint64_t b) {
+  return a != 0 && b > UINT64_MAX / a ? UINT64_MAX : a * b;
+}
+
+/* The functions below that return int give 1, or 0 when the work budget
+ * or the analysis's share of memory ran out (c->out_of_work: the node is
+ * left unknown) or the machine's memory did (an error): the caller stops at
+ * once and returns 0 too. */
 int an_set_rank(an_ctx *c, slot_info *s, size_t rank);
 /* Values of s: n elements, all unknown. */
 int an_set_vals(an_ctx *c, slot_info *s, size_t n);
@@ -64,13 +104,20 @@ int an_all_unknown(const an_elem *x, size_t n);
 /* 1 when analysis evaluates node n's outputs (kernels, Constant, Identity,
  * the operators of aops.h but Loop and Scan). */
 int an_evaluates(const graph_node *n);
-/* Evaluates node n into its output slots: ONNXSHAPE_OK; the kernels'
- * status of a Shape, Reshape or Size node that cannot succeed whatever the
- * data (message in diag); ONNXSHAPE_ERR_OUT_OF_MEMORY. */
+/* Evaluates node n into its output slots: ONNXSHAPE_OK (also when the
+ * work budget ran out: the outputs are then unknown, and
+ * c->nodes_out_of_work counts the node); the kernels' status of a Shape,
+ * Reshape or Size node that cannot succeed whatever the data (message in
+ * diag); ONNXSHAPE_ERR_OUT_OF_MEMORY. */
 onnxshape_status an_eval(an_ctx *c, const graph_node *n, onnxshape_diag *diag);
 /* Reports (PORTABILITY) where node n's result depends on a point where the
  * specification and widely used implementations disagree. */
 void an_portability(an_ctx *c, const graph_node *n, const char *path, onnxshape__report_fn report,
                     void *ctx);
+/* After an_* returned 0 for node n outside an_eval (infer.c: If outputs,
+ * calls, declarations): ONNXSHAPE_OK with n's outputs left unknown and the
+ * node counted when it was the work budget, else
+ * ONNXSHAPE_ERR_OUT_OF_MEMORY (no message: the caller words it). */
+onnxshape_status an_stopped(an_ctx *c, const graph_node *n);
 
 #endif

@@ -20,20 +20,26 @@
 #include "analysis.h"
 #include "runtime.h"
 
+/* A node certain to fail, recorded with keep_going. */
+typedef struct failure {
+  onnxshape_status status;
+  const char *message; /* in the arena */
+} failure;
+
 struct onnxshape_inference {
   size_t n;
-  onnxshape_value_info *infos;
-  slot_info *slots;        /* by slot id */
-  onnxshape__arena *arena; /* everything else, within the model's memory limit */
+  onnxshape_value_info *infos; /* in arena */
+  slot_info *slots;            /* by slot id, in arena (while the analysis runs) */
+  onnxshape__arena *arena;     /* everything, within the model's memory limit (LIMIT-MEMORY) */
   onnxshape_infer_summary summary;
   onnxshape_op_count counts[ONNXSHAPE__OP_COUNT_MAX];
+  failure *failures; /* in arena; room for cap_failures */
+  size_t n_failures, cap_failures;
 };
 
 void onnxshape_inference_free(onnxshape_inference *inf) {
   if (inf == NULL) return;
   onnxshape__arena_release(inf->arena);
-  onnxshape__free(inf->infos);
-  onnxshape__free(inf->slots);
   onnxshape__free(inf);
 }
 
@@ -47,39 +53,279 @@ const onnxshape_infer_summary *onnxshape_inference_summary(const onnxshape_infer
   return inf ? &inf->summary : NULL;
 }
 
+const char *onnxshape_inference_failure(const onnxshape_inference *inf, size_t i,
+                                        onnxshape_status *status) {
+  if (inf == NULL || i >= inf->n_failures) return NULL;
+  if (status != NULL) *status = inf->failures[i].status;
+  return inf->failures[i].message;
+}
+
 /* ---- one analysis ------------------------------------------------------ */
+
+/* A symbol fixed for the whole analysis: by --dim, or by an --input binding
+ * of an input that declares it. */
+typedef struct binding {
+  const char *symbol;
+  int64_t value;
+  const char *input; /* the input whose binding fixed it, or NULL (--dim) */
+} binding;
 
 typedef struct analysis {
   const onnxshape_model *m;
   const onnxshape_infer_options *opts;
+  onnxshape_inference *inf;
   an_ctx ctx;
   onnxshape__report_fn report;
   void *report_ctx;
   onnxshape_diag *diag;
-  onnxshape_dim_binding *derived; /* symbols fixed by --input (a declared N bound to 2) */
-  size_t n_derived, cap_derived;
+  binding *bound; /* every symbol binding, collected before any graph is analysed */
+  size_t n_bound;
+  const onnxshape_input_dims **input_binding; /* per main-graph input, or NULL */
 } analysis;
 
-static onnxshape_status out_of_memory(const an_ctx *c, onnxshape_diag *diag) {
-  return onnxshape__out_of_memory(c->arena, "static inference beside the model", diag);
+/* Memory ran out: the machine's, or the model's limit (LIMIT-MEMORY),
+ * which the analysis's arenas share. */
+static onnxshape_status oom(const onnxshape_model *m, const onnxshape__arena *arena,
+                            onnxshape_diag *diag) {
+  return onnxshape__out_of_memory_at(arena != NULL && arena->over_limit,
+                                     onnxshape__memory_limit(m->source_len),
+                                     "static inference beside the model", diag);
 }
 
-/* A symbol's binding (--dim), or the element as it is. */
+static onnxshape_status out_of_memory(const analysis *a) {
+  return oom(a->m, a->ctx.arena, a->diag);
+}
+
+/* A value a graph defines (not a node's output) that could not afford its
+ * work: left unknown, and counted. */
+static onnxshape_status value_stopped(analysis *a, slot_info *s) {
+  if (!a->ctx.out_of_work) return out_of_memory(a);
+  a->ctx.out_of_work = 0;
+  memset(s, 0, sizeof *s);
+  a->ctx.nodes_out_of_work++;
+  return ONNXSHAPE_OK;
+}
+
+/* Node n's work ran out (its outputs are left unknown), or memory did. */
+static onnxshape_status node_stopped(analysis *a, const graph_node *n) {
+  if (an_stopped(&a->ctx, n) == ONNXSHAPE_OK) return ONNXSHAPE_OK;
+  return out_of_memory(a);
+}
+
+/* ---- bindings ------------------------------------------------------------ */
+
+/* The binding of symbol `sym`, or NULL. */
+static const binding *binding_of(const analysis *a, const char *sym) {
+  for (size_t i = 0; i < a->n_bound; i++) {
+    if (strcmp(a->bound[i].symbol, sym) == 0) return &a->bound[i];
+  }
+  return NULL;
+}
+
+/* A symbol's binding, or the element as it is. */
 static an_elem bind_symbol(const analysis *a, an_elem e) {
-  if (e.known || e.param == NULL || a->opts == NULL) return e;
-  for (size_t i = 0; i < a->opts->n_dims; i++) {
-    if (strcmp(a->opts->dims[i].symbol, e.param) == 0) return an_num(a->opts->dims[i].value);
-  }
-  for (size_t i = 0; i < a->n_derived; i++) {
-    if (strcmp(a->derived[i].symbol, e.param) == 0) return an_num(a->derived[i].value);
-  }
-  return e;
+  if (e.known || e.param == NULL) return e;
+  const binding *b = binding_of(a, e.param);
+  return b != NULL ? an_num(b->value) : e;
 }
 
+/* Calls visit(ctx, symbol) for each dim_param of every declaration of the
+ * model (inputs, outputs, value_info and sparse initializers of every
+ * graph) until it returns nonzero; returns that, or 0. */
+static int each_symbol(const onnxshape_model *m, int (*visit)(void *ctx, const char *sym),
+                       void *ctx) {
+  for (size_t k = 0; k < m->n_graphs; k++) {
+    const model_graph *g = m->graphs[k];
+    const value_decl *lists[3] = {g->inputs, g->outputs, g->value_info};
+    const size_t counts[3] = {g->n_inputs, g->n_outputs, g->n_value_info};
+    for (size_t l = 0; l < 3; l++) {
+      for (size_t i = 0; i < counts[l]; i++) {
+        const value_decl *d = &lists[l][i];
+        for (size_t j = 0; d->has_shape && j < d->rank; j++) {
+          int r = d->dims[j].param != NULL ? visit(ctx, d->dims[j].param) : 0;
+          if (r != 0) return r;
+        }
+      }
+    }
+    for (size_t i = 0; i < g->n_slots; i++) {
+      const value_decl *d = g->slots[i].kind == SLOT_SPARSE ? g->slots[i].decl : NULL;
+      for (size_t j = 0; d != NULL && j < d->rank; j++) {
+        int r = d->dims[j].param != NULL ? visit(ctx, d->dims[j].param) : 0;
+        if (r != 0) return r;
+      }
+    }
+  }
+  return 0;
+}
+
+static int is_symbol(void *ctx, const char *sym) { return strcmp(ctx, sym) == 0; }
+
+/* The model's distinct symbols, for a message: as many as fit. */
+typedef struct symbols {
+  const char *seen[8];
+  size_t n;
+  int more;
+} symbols;
+
+static int collect_symbol(void *ctx, const char *sym) {
+  symbols *s = ctx;
+  for (size_t i = 0; i < s->n; i++) {
+    if (strcmp(s->seen[i], sym) == 0) return 0;
+  }
+  if (s->n == sizeof s->seen / sizeof s->seen[0]) {
+    s->more = 1;
+    return 1;
+  }
+  s->seen[s->n++] = sym;
+  return 0;
+}
+
+static size_t symbol_item(const void *ctx, size_t k, char *out, size_t cap) {
+  const symbols *s = ctx;
+  return onnxshape__format(out, cap, "{}", ONNXSHAPE__ARGS(ARG_NAME(s->seen[k])));
+}
+
+/* --dim SYMBOL=VALUE: a symbol some declaration names, bound once, >= 0. */
+static onnxshape_status take_dim(analysis *a, const onnxshape_dim_binding *b,
+                                 onnxshape_diag *diag) {
+  if (b->symbol == NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_infer: NULL symbol",
+                            ONNXSHAPE__NO_ARGS);
+  }
+  if (b->value < 0) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "dim '{}' = {} is negative",
+                            ONNXSHAPE__ARGS(ARG_NAME(b->symbol), ARG_INT(b->value)));
+  }
+  if (binding_of(a, b->symbol) != NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "dim '{}' is bound twice",
+                            ONNXSHAPE__ARGS(ARG_NAME(b->symbol)));
+  }
+  if (!each_symbol(a->m, is_symbol, (void *)(uintptr_t)b->symbol)) {
+    symbols all = {{NULL}, 0, 0};
+    (void)each_symbol(a->m, collect_symbol, &all);
+    if (all.n == 0) {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                              "the model has no symbol '{}' (no declaration names a symbolic dim)",
+                              ONNXSHAPE__ARGS(ARG_NAME(b->symbol)));
+    }
+    char list[160];
+    onnxshape__fit_list(list, sizeof list, all.n, symbol_item, &all, 0, "symbols");
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                            "the model has no symbol '{}' (its symbols: {}{})",
+                            ONNXSHAPE__ARGS(ARG_NAME(b->symbol), ARG_TEXT(list),
+                                            ARG_STR(all.more ? ", and more" : "")));
+  }
+  a->bound[a->n_bound++] = (binding){b->symbol, b->value, NULL};
+  return ONNXSHAPE_OK;
+}
+
+/* --input NAME=DIMS: a tensor input of the main graph, bound once, of its
+ * declared rank; each declared number kept, each declared symbol bound
+ * (consistently with --dim and the other inputs). */
+static onnxshape_status take_input(analysis *a, const onnxshape_input_dims *in,
+                                   onnxshape_diag *diag) {
+  const model_graph *g = &a->m->g;
+  if (in->name == NULL || (in->dims == NULL && in->rank > 0)) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                            "model_infer: NULL input name or dims", ONNXSHAPE__NO_ARGS);
+  }
+  long id = onnxshape__graph_find_slot(g, in->name);
+  if (id < 0 || a->m->slot[id]->kind != SLOT_INPUT || a->m->slot[id]->graph != g) {
+    return onnxshape__no_such_input(g, in->name, diag);
+  }
+  size_t k = a->m->slot[id]->input_index;
+  const value_decl *d = &g->inputs[k];
+  if (a->input_binding[k] != NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "input '{}' is bound twice",
+                            ONNXSHAPE__ARGS(ARG_NAME(d->name)));
+  }
+  if (d->not_tensor != NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                            "input '{}' is {}; only a tensor input takes dims",
+                            ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_STR(d->not_tensor)));
+  }
+  if (d->has_shape && d->rank != in->rank) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                            "input '{}' is declared with rank {}; the binding gives {} dims",
+                            ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(d->rank),
+                                            ARG_UINT(in->rank)));
+  }
+  for (size_t i = 0; i < in->rank; i++) {
+    int64_t v = in->dims[i];
+    if (v < 0) {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                              "input '{}': dim {} = {} is negative",
+                              ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(i), ARG_INT(v)));
+    }
+    if (!d->has_shape) continue;
+    const decl_dim *dd = &d->dims[i];
+    if (dd->value >= 0 && dd->value != v) {
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                              "input '{}': dim {} is declared {}; the binding gives {}",
+                              ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(i),
+                                              ARG_INT(dd->value), ARG_INT(v)));
+    }
+    if (dd->value >= 0 || dd->param == NULL) continue;
+    const binding *b = binding_of(a, dd->param);
+    if (b == NULL) {
+      a->bound[a->n_bound++] = (binding){dd->param, v, d->name};
+    } else if (b->value != v) {
+      if (b->input == NULL) {
+        return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                                "input '{}': dim {} is {}, which --dim binds to {}; the binding "
+                                "gives {}",
+                                ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(i),
+                                                ARG_NAME(dd->param), ARG_INT(b->value),
+                                                ARG_INT(v)));
+      }
+      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                              "input '{}': dim {} is {}, which the binding of input '{}' makes "
+                              "{}; this binding gives {}",
+                              ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(i),
+                                              ARG_NAME(dd->param), ARG_NAME(b->input),
+                                              ARG_INT(b->value), ARG_INT(v)));
+    }
+  }
+  a->input_binding[k] = in;
+  return ONNXSHAPE_OK;
+}
+
+/* Every binding, checked and collected before any graph is analysed, so
+ * that each applies to every input and declaration whatever the order
+ * (ANALYSIS-BINDINGS). */
+static onnxshape_status take_bindings(analysis *a, onnxshape_diag *diag) {
+  const onnxshape_infer_options *o = a->opts;
+  size_t room = o->n_dims;
+  for (size_t b = 0; b < o->n_inputs; b++) {
+    room += o->inputs[b].rank;
+    if (room < o->inputs[b].rank) return out_of_memory(a); /* wrapped */
+  }
+  a->bound = onnxshape__arena_alloc(a->ctx.arena, (room + 1) * sizeof *a->bound);
+  a->input_binding =
+      onnxshape__arena_alloc(a->ctx.arena, (a->m->g.n_inputs + 1) * sizeof *a->input_binding);
+  if (a->bound == NULL || a->input_binding == NULL || room > SIZE_MAX / 2 / sizeof *a->bound) {
+    return out_of_memory(a);
+  }
+  for (size_t b = 0; b < o->n_dims; b++) {
+    onnxshape_status st = take_dim(a, &o->dims[b], diag);
+    if (st != ONNXSHAPE_OK) return st;
+  }
+  for (size_t b = 0; b < o->n_inputs; b++) {
+    onnxshape_status st = take_input(a, &o->inputs[b], diag);
+    if (st != ONNXSHAPE_OK) return st;
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* A declaration's type and dims, bindings applied. 1, or 0 when out of
+ * memory or work. */
 static int from_decl(analysis *a, slot_info *s, const value_decl *d) {
   if (d->has_type) s->type = d->elem_type;
   if (!d->has_shape) return 1;
-  if (!an_set_rank(&a->ctx, s, d->rank)) return 0;
+  /* each dim looks its symbol up among the bindings */
+  if (!an_set_rank(&a->ctx, s, d->rank) || !an_charge(&a->ctx, an_mul(d->rank, a->n_bound))) {
+    return 0;
+  }
   for (size_t i = 0; i < d->rank; i++) {
     an_elem e = d->dims[i].value >= 0 ? an_num(d->dims[i].value) : an_sym(d->dims[i].param);
     s->dims[i] = bind_symbol(a, e);
@@ -87,57 +333,21 @@ static int from_decl(analysis *a, slot_info *s, const value_decl *d) {
   return 1;
 }
 
-/* A graph input of the main graph: its declaration, then --input. */
-static onnxshape_status bind_input(analysis *a, const value_decl *d, slot_info *s,
-                                   unsigned char *used) {
-  onnxshape_diag *diag = a->diag;
-  if (!from_decl(a, s, d)) return out_of_memory(&a->ctx, diag);
-  if (a->opts == NULL) return ONNXSHAPE_OK;
-  int bound = 0;
-  for (size_t b = 0; b < a->opts->n_inputs; b++) {
-    const onnxshape_input_dims *in = &a->opts->inputs[b];
-    if (strcmp(in->name, d->name) != 0) continue;
-    if (bound++ > 0) {
-      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "input '{}' is bound twice",
-                              ONNXSHAPE__ARGS(ARG_NAME(d->name)));
-    }
-    used[b] = 1;
-    if (d->has_shape && d->rank != in->rank) {
-      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-                              "input '{}' is declared with rank {}; the binding gives {} dims",
-                              ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(d->rank),
-                                              ARG_UINT(in->rank)));
-    }
-    slot_info declared = *s;
-    if (!an_set_rank(&a->ctx, s, in->rank)) return out_of_memory(&a->ctx, diag);
-    for (size_t i = 0; i < in->rank; i++) s->dims[i] = declared.rank_known ? declared.dims[i] : an_unknown();
-    for (size_t i = 0; i < in->rank; i++) {
-      if (in->dims[i] < 0) {
-        return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-                                "input '{}': dim {} = {} is negative",
-                                ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(i), ARG_INT(in->dims[i])));
-      }
-      an_elem sym = s->dims[i]; /* the declared dim, a --dim binding applied */
-      if (sym.known && sym.v != in->dims[i]) {
-        return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-                                "input '{}': dim {} is {} (declared or bound by --dim); the "
-                                "binding gives {}",
-                                ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(i), ARG_INT(sym.v),
-                                                ARG_INT(in->dims[i])));
-      }
-      if (!sym.known && sym.param != NULL && a->n_derived < a->cap_derived) {
-        /* the declared symbol takes the bound value everywhere */
-        a->derived[a->n_derived++] = (onnxshape_dim_binding){sym.param, in->dims[i]};
-      }
-      s->dims[i] = an_num(in->dims[i]);
-    }
-  }
-  return ONNXSHAPE_OK;
+/* A main-graph input: its declaration, then its binding (checked by
+ * take_input). */
+static int bind_input(analysis *a, size_t k, slot_info *s) {
+  const value_decl *d = &a->m->g.inputs[k];
+  if (!from_decl(a, s, d)) return 0;
+  const onnxshape_input_dims *in = a->input_binding[k];
+  if (in == NULL) return 1;
+  if (!an_set_rank(&a->ctx, s, in->rank)) return 0;
+  for (size_t i = 0; i < in->rank; i++) s->dims[i] = an_num(in->dims[i]);
+  return 1;
 }
 
 /* The values a graph defines before its nodes: inputs, initializers,
  * sparse initializers. */
-static onnxshape_status graph_sources(analysis *a, const model_graph *g, unsigned char *used) {
+static onnxshape_status graph_sources(analysis *a, const model_graph *g) {
   for (size_t i = 0; i < g->n_slots; i++) {
     const value_slot *vs = &g->slots[i];
     slot_info *s = &a->ctx.slots[vs->id];
@@ -148,8 +358,7 @@ static onnxshape_status graph_sources(analysis *a, const model_graph *g, unsigne
         /* A default can be overridden at run time: its value is not known. */
         ok = an_from_tensor(&a->ctx, s, &vs->init->view, 0);
       } else if (g->depth == 0) {
-        onnxshape_status st = bind_input(a, d, s, used);
-        if (st != ONNXSHAPE_OK) return st;
+        ok = bind_input(a, vs->input_index, s);
       } else {
         ok = from_decl(a, s, d);
       }
@@ -158,7 +367,10 @@ static onnxshape_status graph_sources(analysis *a, const model_graph *g, unsigne
     } else if (vs->kind == SLOT_SPARSE) {
       ok = from_decl(a, s, vs->decl);
     }
-    if (!ok) return out_of_memory(&a->ctx, a->diag);
+    if (!ok) {
+      onnxshape_status st = value_stopped(a, s);
+      if (st != ONNXSHAPE_OK) return st;
+    }
   }
   return ONNXSHAPE_OK;
 }
@@ -211,8 +423,7 @@ static void check_declared(analysis *a, const model_graph *g, const graph_node *
   report_node(a, ONNXSHAPE_PROFILE_CONFLICT, nd.message);
 }
 
-static onnxshape_status analyse_graph(analysis *a, const model_graph *g, int certain,
-                                      unsigned char *used);
+static onnxshape_status analyse_graph(analysis *a, const model_graph *g, int certain);
 
 /* The subgraphs of node n, then n's outputs. If: the branch a known
  * condition takes (certain when n is), else both (neither certain) and
@@ -233,7 +444,7 @@ static onnxshape_status analyse_subgraphs(analysis *a, const graph_node *n, int 
     if (which >= 0) branch[which] = sg->graph;
     int sub_certain = certain && which >= 0 && which == take;
     if (which >= 0 && take >= 0 && which != take) continue; /* never runs */
-    onnxshape_status st = analyse_graph(a, sg->graph, sub_certain, NULL);
+    onnxshape_status st = analyse_graph(a, sg->graph, sub_certain);
     if (st != ONNXSHAPE_OK) return st;
   }
   if (!is_if || branch[0] == NULL || branch[1] == NULL) {
@@ -248,7 +459,7 @@ static onnxshape_status analyse_subgraphs(analysis *a, const graph_node *n, int 
     int ok = take == 0 ? an_copy(&a->ctx, out, t)
              : take == 1 ? an_copy(&a->ctx, out, e)
                          : an_join(&a->ctx, out, t, e);
-    if (!ok) return out_of_memory(&a->ctx, a->diag);
+    if (!ok) return node_stopped(a, n);
   }
   return ONNXSHAPE_OK;
 }
@@ -262,18 +473,61 @@ static onnxshape_status analyse_call(analysis *a, const graph_node *n, int certa
     slot_info *in = &a->ctx.slots[body->input_slots[k]];
     if (k < n->n_inputs && n->inputs[k] != NO_SLOT &&
         !an_copy(&a->ctx, in, &a->ctx.slots[n->inputs[k]])) {
-      return out_of_memory(&a->ctx, a->diag);
+      onnxshape_status st = value_stopped(a, in);
+      if (st != ONNXSHAPE_OK) return st;
     }
   }
-  onnxshape_status st = analyse_graph(a, body, certain, NULL);
+  onnxshape_status st = analyse_graph(a, body, certain);
   if (st != ONNXSHAPE_OK) return st;
   for (size_t k = 0; k < n->n_outputs && k < body->n_outputs; k++) {
     if (n->outputs[k] == NO_SLOT) continue;
     if (!an_copy(&a->ctx, &a->ctx.slots[n->outputs[k]], &a->ctx.slots[body->output_slots[k]])) {
-      return out_of_memory(&a->ctx, a->diag);
+      return node_stopped(a, n);
     }
   }
   return ONNXSHAPE_OK;
+}
+
+/* What a declaration adds to a computed value (ANALYSIS-DECLARED): the
+ * type when the computation left it unknown, the dims when the rank is
+ * unknown, and each dim that is neither a number nor a symbol. A
+ * contradiction was reported before (check_declared); the computed value
+ * wins. */
+static int join_declared(analysis *a, slot_info *s, const value_decl *d) {
+  if (s->type == 0 && d->has_type) s->type = d->elem_type;
+  if (!d->has_shape) return 1;
+  if (!s->rank_known) return from_decl(a, s, d);
+  if (s->rank != d->rank || !an_charge(&a->ctx, an_mul(d->rank, 1 + (uint64_t)a->n_bound))) {
+    return s->rank != d->rank;
+  }
+  for (size_t i = 0; i < d->rank; i++) {
+    if (s->dims[i].known || s->dims[i].param != NULL) continue;
+    an_elem e = d->dims[i].value >= 0 ? an_num(d->dims[i].value) : an_sym(d->dims[i].param);
+    s->dims[i] = bind_symbol(a, e);
+  }
+  return 1;
+}
+
+/* Records a node certain to fail (keep_going): its message, in the
+ * analysis's memory. */
+static int record_failure(analysis *a, onnxshape_status st, const char *msg) {
+  onnxshape_inference *inf = a->inf;
+  if (inf->n_failures == inf->cap_failures) {
+    size_t cap = inf->cap_failures ? 2 * inf->cap_failures : 8;
+    failure *f = cap <= SIZE_MAX / 4 / sizeof *f
+                     ? onnxshape__arena_alloc(inf->arena, cap * sizeof *f)
+                     : NULL;
+    if (f == NULL) return 0;
+    if (inf->n_failures > 0) memcpy(f, inf->failures, inf->n_failures * sizeof *f);
+    inf->failures = f;
+    inf->cap_failures = cap;
+  }
+  size_t len = strlen(msg);
+  char *copy = onnxshape__arena_alloc(inf->arena, len + 1);
+  if (copy == NULL) return 0;
+  memcpy(copy, msg, len + 1);
+  inf->failures[inf->n_failures++] = (failure){st, copy};
+  return 1;
 }
 
 static onnxshape_status analyse_node(analysis *a, const model_graph *g, const graph_node *n,
@@ -284,7 +538,7 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
   onnxshape_status st = an_eval(&a->ctx, n, diag);
   if (st == ONNXSHAPE_ERR_OUT_OF_MEMORY) {
     if (diag != NULL) diag->node = caller;
-    return out_of_memory(&a->ctx, diag);
+    return out_of_memory(a);
   }
   int failed = st != ONNXSHAPE_OK;
   if (failed) {
@@ -293,12 +547,15 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
     const char *text = diag != NULL ? diag->message : onnxshape_status_text(st);
     onnxshape__in_graph(msg, sizeof msg, g->path, certain ? NULL : "(a subgraph that may not run)",
                         text);
-    if (certain && a->report == NULL) {
+    if (diag != NULL) diag->node = caller;
+    if (certain && a->report == NULL && !a->opts->keep_going) {
       if (diag != NULL) {
-        diag->node = caller;
         (void)onnxshape__format(diag->message, sizeof diag->message, "{}", ONNXSHAPE__ARGS(ARG_TEXT(msg)));
       }
       return st;
+    }
+    if (certain && a->report == NULL && !record_failure(a, st, msg)) {
+      return out_of_memory(a);
     }
     report_node(a, ONNXSHAPE_PROFILE_DOMAIN, msg);
     for (size_t i = 0; i < n->n_outputs; i++) {
@@ -309,25 +566,27 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
   st = analyse_subgraphs(a, n, certain);
   if (st == ONNXSHAPE_OK && n->body != NULL) st = analyse_call(a, n, certain);
   if (st != ONNXSHAPE_OK) return st;
-  /* Outputs nothing computed: what the model declares. */
+  /* What the model declares of the outputs: checked against what was
+   * computed, and joined with it; all there is for the rest. */
+  int computes = an_evaluates(n) || n->body != NULL;
   for (size_t i = 0; i < n->n_outputs; i++) {
     size_t id = n->outputs[i];
     if (id == NO_SLOT) continue;
     slot_info *s = &a->ctx.slots[id];
     const value_decl *d = a->m->slot[id]->decl;
-    if (an_evaluates(n) || n->body != NULL) {
-      check_declared(a, g, n, id);
-    } else if (d != NULL && !from_decl(a, s, d)) {
-      return out_of_memory(&a->ctx, diag);
+    if (d == NULL) continue;
+    if (computes) check_declared(a, g, n, id);
+    if (!(computes ? join_declared(a, s, d) : from_decl(a, s, d))) {
+      st = node_stopped(a, n);
+      if (st != ONNXSHAPE_OK) return st;
     }
   }
   if (a->report != NULL && !failed) an_portability(&a->ctx, n, g->path, a->report, a->report_ctx);
   return ONNXSHAPE_OK;
 }
 
-static onnxshape_status analyse_graph(analysis *a, const model_graph *g, int certain,
-                                      unsigned char *used) {
-  onnxshape_status st = graph_sources(a, g, used);
+static onnxshape_status analyse_graph(analysis *a, const model_graph *g, int certain) {
+  onnxshape_status st = graph_sources(a, g);
   for (size_t i = 0; i < g->n_nodes && st == ONNXSHAPE_OK; i++) {
     st = analyse_node(a, g, &g->nodes[i], certain);
   }
@@ -343,7 +602,7 @@ static int is_kernel(const graph_node *n) {
 /* Neither evaluated nor a call of a model-local function (whose body is). */
 static int not_evaluated(const graph_node *n) { return !an_evaluates(n) && n->body == NULL; }
 
-static void summarise(onnxshape_inference *inf, const onnxshape_model *m) {
+static void summarise(onnxshape_inference *inf, const onnxshape_model *m, const an_ctx *c) {
   onnxshape_infer_summary *sum = &inf->summary;
   sum->size = sizeof *sum;
   op_count counts[ONNXSHAPE__OP_COUNT_MAX];
@@ -377,12 +636,14 @@ static void summarise(onnxshape_inference *inf, const onnxshape_model *m) {
   sum->n_not_evaluated = n_counts;
   sum->not_evaluated = inf->counts;
   sum->not_evaluated_more = more;
+  sum->work_used = c->work_used;
+  sum->work_limit = c->work_used + c->work_left;
+  sum->out_of_work = c->nodes_out_of_work;
+  sum->failures = inf->n_failures;
 }
 
-static int publish(onnxshape_inference *inf, const onnxshape_model *m) {
+static int publish(onnxshape_inference *inf, const onnxshape_model *m, const an_ctx *c) {
   inf->n = m->n_slots;
-  inf->infos = onnxshape__calloc(m->n_slots + 1, sizeof *inf->infos);
-  if (inf->infos == NULL) return 0;
   /* In the order of the graphs, each graph's values in their order. */
   size_t at = 0;
   for (size_t k = 0; k < m->n_graphs; k++) {
@@ -424,63 +685,62 @@ static int publish(onnxshape_inference *inf, const onnxshape_model *m) {
     }
   }
   inf->n = at;
-  summarise(inf, m);
+  summarise(inf, m, c);
   return 1;
-}
-
-/* Every binding names a graph input of the main graph. */
-static onnxshape_status check_bindings(const onnxshape_infer_options *o, const unsigned char *used,
-                                       onnxshape_diag *diag) {
-  for (size_t b = 0; o != NULL && b < o->n_inputs; b++) {
-    if (!used[b]) {
-      return onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND,
-                              "the model has no graph input named '{}'",
-                              ONNXSHAPE__ARGS(ARG_NAME(o->inputs[b].name)));
-    }
-  }
-  for (size_t b = 0; o != NULL && b < o->n_dims; b++) {
-    if (o->dims[b].value < 0) {
-      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "dim '{}' = {} is negative",
-                              ONNXSHAPE__ARGS(ARG_NAME(o->dims[b].symbol), ARG_INT(o->dims[b].value)));
-    }
-  }
-  return ONNXSHAPE_OK;
 }
 
 /* Analyses the model; with `report`, every node that cannot succeed (and
  * every conflict and portability risk) is reported and analysis goes on;
- * without, a node certain to fail stops it with that node's error. Out of
- * memory always stops. */
+ * without, a node certain to fail stops it with that node's error, or with
+ * keep_going is recorded. Out of memory always stops. With `within` (the
+ * profile check's own model), the analysis's memory counts against that
+ * arena's limit; else against what the model's limit leaves. */
 static onnxshape_status infer_model(const onnxshape_model *m, const onnxshape_infer_options *opts,
                                     onnxshape_inference **out, onnxshape__report_fn report,
-                                    void *ctx, onnxshape_diag *diag) {
+                                    void *ctx, onnxshape__arena *within, onnxshape_diag *diag) {
   if (m == NULL || out == NULL ||
-      (opts != NULL && ((opts->inputs == NULL && opts->n_inputs > 0) ||
-                        (opts->dims == NULL && opts->n_dims > 0)))) {
+      (opts->inputs == NULL && opts->n_inputs > 0) || (opts->dims == NULL && opts->n_dims > 0)) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_infer: NULL argument", ONNXSHAPE__NO_ARGS);
   }
   onnxshape_inference *inf = onnxshape__calloc(1, sizeof *inf);
   if (inf == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
-  inf->slots = onnxshape__calloc(m->n_slots + 1, sizeof *inf->slots);
-  /* What the model itself takes counts against the same limit. */
-  size_t limit = onnxshape__memory_limit(m->source_len);
-  inf->arena = onnxshape__arena_new(limit > m->arena->taken ? limit - m->arena->taken : 0);
-  size_t n_used = opts != NULL ? opts->n_inputs : 0;
-  unsigned char *used = onnxshape__calloc(n_used + 1, 1);
-  if (inf->slots == NULL || inf->arena == NULL || used == NULL) {
-    onnxshape__free(used);
-    onnxshape_inference_free(inf);
-    return onnxshape__out_of_memory(NULL, NULL, diag);
+  /* One arena for the analysis and its results, within what the model's
+   * limit leaves (LIMIT-MEMORY). The per-value tables come first; the
+   * evaluation may then use half of what remains (past that, as past the
+   * work budget, nodes are left unknown and counted: LIMIT-ANALYSIS-WORK),
+   * so that the results, whose dims and elements take at most what the
+   * evaluation holds of them, always fit in the other half. */
+  if (within != NULL) {
+    inf->arena = onnxshape__arena_new_within(within, SIZE_MAX);
+  } else {
+    size_t limit = onnxshape__memory_limit(m->source_len);
+    inf->arena = onnxshape__arena_new(limit > m->arena->taken ? limit - m->arena->taken : 0);
   }
-  analysis a = {m, opts, {inf->arena, inf->slots}, report, ctx, diag, NULL, 0, 0};
-  size_t cap = 0;
-  for (size_t b = 0; opts != NULL && b < opts->n_inputs; b++) cap += opts->inputs[b].rank;
-  a.derived = onnxshape__arena_alloc(inf->arena, (cap + 1) * sizeof *a.derived);
-  a.cap_derived = a.derived != NULL ? cap : 0;
-  onnxshape_status st = analyse_graph(&a, &m->g, 1, used);
-  if (st == ONNXSHAPE_OK) st = check_bindings(opts, used, diag);
-  onnxshape__free(used);
-  if (st == ONNXSHAPE_OK && !publish(inf, m)) st = out_of_memory(&a.ctx, diag);
+  if (inf->arena == NULL) {
+    /* only the first block was asked for: over the limit when `within`
+     * refused it, else the machine's memory */
+    onnxshape_status st = oom(m, within, diag);
+    onnxshape_inference_free(inf);
+    return st;
+  }
+  analysis a = {m, opts, inf, {inf->arena, NULL, an_work_limit(m->source_len), 0, 0, 0, NULL, 0},
+                report, ctx, diag, NULL, 0, NULL};
+  onnxshape_status st = ONNXSHAPE_OK;
+  size_t n = m->n_slots + 1;
+  if (n > SIZE_MAX / 2 / (sizeof *inf->slots + sizeof *inf->infos)) {
+    st = out_of_memory(&a);
+  } else {
+    inf->slots = onnxshape__arena_alloc(inf->arena, n * sizeof *inf->slots);
+    inf->infos = onnxshape__arena_alloc(inf->arena, n * sizeof *inf->infos);
+    if (inf->slots == NULL || inf->infos == NULL) st = out_of_memory(&a);
+  }
+  a.ctx.slots = inf->slots;
+  size_t room = onnxshape__arena_room(inf->arena);
+  a.ctx.memory_soft = inf->arena->taken + room / 2;
+  if (st == ONNXSHAPE_OK) st = take_bindings(&a, diag);
+  if (st == ONNXSHAPE_OK) st = analyse_graph(&a, &m->g, 1);
+  if (st == ONNXSHAPE_OK && !publish(inf, m, &a.ctx)) st = out_of_memory(&a);
+  inf->slots = NULL;
   if (st != ONNXSHAPE_OK) {
     onnxshape_inference_free(inf);
     return st;
@@ -503,7 +763,8 @@ static onnxshape_status take_options(const onnxshape_infer_options *in,
                                      onnxshape_infer_options *out, onnxshape_diag *diag) {
   onnxshape_infer_options_init(out);
   if (in == NULL) return ONNXSHAPE_OK;
-  const size_t least = offsetof(onnxshape_infer_options, n_dims) + sizeof in->n_dims;
+  /* the struct of the first version that had `size` */
+  const size_t least = offsetof(onnxshape_infer_options, keep_going) + sizeof in->keep_going;
   if (in->size < least) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
                             "model_infer: options.size is {}; it must be at least {} "
@@ -530,18 +791,32 @@ onnxshape_status onnxshape_model_infer_with(const onnxshape_model *m,
   onnxshape_infer_options taken;
   onnxshape_status st = take_options(opts, &taken, diag);
   if (st != ONNXSHAPE_OK) return st;
-  return infer_model(m, &taken, out, NULL, NULL, diag);
+  return infer_model(m, &taken, out, NULL, NULL, NULL, diag);
 }
 
 onnxshape_status onnxshape_model_infer(const onnxshape_model *m, onnxshape_inference **out,
                                        onnxshape_diag *diag) {
-  return infer_model(m, NULL, out, NULL, NULL, diag);
+  const onnxshape_infer_options none = ONNXSHAPE_INFER_OPTIONS_INIT;
+  return infer_model(m, &none, out, NULL, NULL, NULL, diag);
 }
 
 onnxshape_status onnxshape__model_infer_all(const onnxshape_model *m, onnxshape__report_fn report,
-                                            void *ctx, onnxshape_diag *diag) {
+                                            void *ctx, onnxshape__arena *within,
+                                            onnxshape_diag *diag) {
+  const onnxshape_infer_options none = ONNXSHAPE_INFER_OPTIONS_INIT;
   onnxshape_inference *inf = NULL;
-  onnxshape_status st = infer_model(m, NULL, &inf, report, ctx, diag);
+  onnxshape_status st = infer_model(m, &none, &inf, report, ctx, within, diag);
+  if (st == ONNXSHAPE_OK && inf->summary.out_of_work > 0) {
+    /* the findings the budget left unsearched: said, not silently missing */
+    char msg[ONNXSHAPE_DIAG_SIZE];
+    (void)onnxshape__format(msg, sizeof msg,
+                            "the analysis left {} nodes unknown at its budget ({} units of work "
+                            "for this file, and half the memory limit: LIMIT-ANALYSIS-WORK); "
+                            "findings there may be missing",
+                            ONNXSHAPE__ARGS(ARG_UINT(inf->summary.out_of_work),
+                                            ARG_UINT(inf->summary.work_limit)));
+    report(ctx, ONNXSHAPE_PROFILE_INCOMPLETE, msg);
+  }
   onnxshape_inference_free(inf);
   return st;
 }

@@ -1,49 +1,92 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The SONNX profile check: attribute defaults, sparse tensors, and nodes that
  * static inference shows cannot succeed (docs/spec/, "Restrictions"). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/internal.h"
 #include "../onnx/alloc.h"
 #include "../onnx/arena.h"
+#include "../onnx/pbfast.h"
 #include "onnx_subset.pb-c.h"
 #include "../onnx/wire.h"
 #include "runtime.h"
 
 typedef struct finding {
   onnxshape_profile_rule rule;
-  char message[ONNXSHAPE_DIAG_SIZE];
+  const char *message; /* in the report's arena */
 } finding;
 
 struct onnxshape_profile_report {
   size_t n, cap;
-  finding *items;
-  int failed; /* an allocation failed while adding */
+  finding *items;          /* in arena; room for cap */
+  onnxshape__arena *arena; /* the findings, made at the first one; while the check runs, within
+                              the model's arena, so they count against its limit (LIMIT-MEMORY) */
+  onnxshape__arena *within; /* the arena to count against when the first finding comes */
+  int failed;              /* an allocation failed while adding */
 };
 
 static void add(onnxshape_profile_report *r, onnxshape_profile_rule rule, const char *message) {
   if (r->failed) return;
+  if (r->arena == NULL) {
+    r->arena = r->within != NULL ? onnxshape__arena_new_within(r->within, SIZE_MAX) : NULL;
+    if (r->arena == NULL) {
+      r->failed = 1;
+      return;
+    }
+  }
   if (r->n == r->cap) {
-    size_t cap = r->cap ? 2 * r->cap : 8;
-    finding *items = cap <= SIZE_MAX / sizeof *items
-                         ? onnxshape__realloc(r->items, cap * sizeof *items)
+    size_t cap = r->cap ? 2 * r->cap : 16;
+    /* the old array stays in the arena: twice the final size at most */
+    finding *items = cap <= SIZE_MAX / 4 / sizeof *items
+                         ? onnxshape__arena_alloc(r->arena, cap * sizeof *items)
                          : NULL;
     if (items == NULL) {
       r->failed = 1;
       return;
     }
+    if (r->n > 0) memcpy(items, r->items, r->n * sizeof *items);
     r->items = items;
     r->cap = cap;
   }
-  /* The message (formatted, so already escaped) and what follows it. */
+  /* The message (formatted, so already escaped) as long as it is. */
+  size_t len = strlen(message);
+  char *copy = onnxshape__arena_alloc(r->arena, len + 1);
+  if (copy == NULL) {
+    r->failed = 1;
+    return;
+  }
+  memcpy(copy, message, len + 1);
   r->items[r->n].rule = rule;
-  (void)onnxshape__format(r->items[r->n].message, sizeof r->items[r->n].message, "{}",
-                          ONNXSHAPE__ARGS(ARG_TEXT(message)));
+  r->items[r->n].message = copy;
   r->n++;
 }
 
 /* ---- sparse tensors ---------------------------------------------------- */
+
+/* Walks a decoded ModelProto, its main graph, every subgraph of every node
+ * (GRAPH and GRAPHS attributes, decoded here) and every model-local
+ * function's body, for each use of a sparse tensor the SONNX profile
+ * forbids: sparse initializers, SPARSE_TENSOR(S) attributes (a function's
+ * defaults too), and inputs, outputs and value_info whose type is, or holds,
+ * a sparse tensor. */
+typedef struct sparse_scan {
+  onnxshape_profile_report *r;
+  onnxshape__arena *arena; /* where subgraphs and functions decode: the model's */
+  onnxshape_diag *diag;
+  onnxshape_status st; /* a subgraph or function that does not decode stops the walk */
+} sparse_scan;
+
+/* "in PATH: <what>; the SONNX profile forbids sparse tensors" (no "in"
+ * for the main graph, path ""). */
+static void report_sparse(sparse_scan *sc, const char *path, const char *what) {
+  char msg[ONNXSHAPE_DIAG_SIZE];
+  (void)onnxshape__format(msg, sizeof msg, "{}; the SONNX profile forbids sparse tensors",
+                          ONNXSHAPE__ARGS(ARG_TEXT(what)));
+  onnxshape__in_graph(msg, sizeof msg, path, NULL, msg);
+  add(sc->r, ONNXSHAPE_PROFILE_SPARSE, msg);
+}
 
 /* The name of a SparseTensorProto: that of its `values` TensorProto (field
  * 1, whose name is field 8), read with the wire reader; "" when it has
@@ -66,15 +109,66 @@ static void sparse_name(const ProtobufCBinaryData *b, char *name, size_t cap) {
   }
 }
 
-static void sparse_decls(Onnx__ValueInfoProto **v, size_t n, const char *what,
-                         void (*report)(void *, const char *), void *ctx) {
+/* The last LEN field `number` of the message in [p, end) (a nested type's
+ * bytes), or 0. */
+static int len_field(const uint8_t *p, const uint8_t *end, uint64_t number, wire_field *out) {
+  wire_field f;
+  int found = 0;
+  while (p < end && wire_field_read(&p, end, &f)) {
+    if (f.number == number && f.wire == WIRE_LEN) {
+      *out = f;
+      found = 1;
+    }
+  }
+  return found;
+}
+
+/* 1 when the type is a sparse tensor, 2 when it holds one (a sequence,
+ * optional or map of ..., nested to any depth: followed in a loop, a level
+ * at a time, in time linear in the bytes), else 0. */
+static int holds_sparse(const Onnx__TypeProto *tp) {
+  if (tp == NULL) return 0;
+  if (tp->value_case == ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE) return 1;
+  const ProtobufCBinaryData *b = tp->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE
+                                     ? &tp->sequence_type
+                                 : tp->value_case == ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE
+                                     ? &tp->optional_type
+                                 : tp->value_case == ONNX__TYPE_PROTO__VALUE_MAP_TYPE
+                                     ? &tp->map_type
+                                     : NULL;
+  if (b == NULL || b->len == 0) return 0;
+  const uint8_t *p = b->data, *end = b->data + b->len;
+  /* Sequence and Optional hold elem_type (1), Map its value_type (2). */
+  uint64_t inner = tp->value_case == ONNX__TYPE_PROTO__VALUE_MAP_TYPE ? 2 : 1;
+  wire_field f, t;
+  while (len_field(p, end, inner, &f)) {
+    /* f: a TypeProto: sparse_tensor_type (8), or another level (4, 9, 5) */
+    const uint8_t *q = f.at, *stop = f.at + f.v;
+    if (len_field(q, stop, 8, &t)) return 2;
+    if (len_field(q, stop, 4, &t) || len_field(q, stop, 9, &t)) {
+      inner = 1;
+    } else if (len_field(q, stop, 5, &t)) {
+      inner = 2;
+    } else {
+      return 0;
+    }
+    p = t.at;
+    end = t.at + t.v;
+  }
+  return 0;
+}
+
+static void sparse_decls(sparse_scan *sc, const char *path, Onnx__ValueInfoProto **v, size_t n,
+                         const char *what) {
   char msg[ONNXSHAPE_DIAG_SIZE];
   for (size_t i = 0; i < n; i++) {
-    if (v[i]->type != NULL && v[i]->type->value_case == ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE) {
-      onnxshape__format(msg, sizeof msg, "graph {} '{}' is a sparse tensor",
-                        ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(v[i]->name != NULL ? v[i]->name : "")));
-      report(ctx, msg);
-    }
+    int how = holds_sparse(v[i]->type);
+    if (how == 0) continue;
+    (void)onnxshape__format(msg, sizeof msg, "{} '{}' {} a sparse tensor",
+                            ONNXSHAPE__ARGS(ARG_STR(what),
+                                            ARG_NAME(v[i]->name != NULL ? v[i]->name : ""),
+                                            ARG_STR(how == 1 ? "is" : "holds")));
+    report_sparse(sc, path, msg);
   }
 }
 
@@ -84,51 +178,145 @@ static int sparse_attribute(const Onnx__AttributeProto *ap) {
                            ap->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSORS));
 }
 
-/* Calls report(ctx, what) for each use of a sparse tensor in the decoded
- * ModelProto proto (sparse initializers, sparse attributes, graph inputs,
- * outputs and value_info of a sparse type), `what` naming the place. */
-static void sparse_uses(const void *proto, void (*report)(void *ctx, const char *what),
-                            void *ctx) {
-  const Onnx__GraphProto *g = ((const Onnx__ModelProto *)proto)->graph;
-  if (g == NULL) return;
+/* PATH/PART/ATTR (PART the node's name, or OP#INDEX), "[k]" for the k-th of
+ * a GRAPHS attribute, in the arena; NULL when out of memory. */
+static const char *sub_path(sparse_scan *sc, const char *path, const Onnx__NodeProto *np, size_t i,
+                            const char *attr, int many, size_t k) {
+  char part[ONNXSHAPE_DIAG_SIZE];
+  if (np->name != NULL && np->name[0] != '\0') {
+    (void)onnxshape__format(part, sizeof part, "{}", ONNXSHAPE__ARGS(ARG_TEXT(np->name)));
+  } else {
+    (void)onnxshape__format(part, sizeof part, "{}#{}",
+                            ONNXSHAPE__ARGS(ARG_TEXT(np->op_type != NULL ? np->op_type : ""),
+                                            ARG_UINT(i)));
+  }
+  size_t need = strlen(path) + strlen(part) + strlen(attr) + 32;
+  char *p = onnxshape__arena_alloc(sc->arena, need);
+  if (p == NULL) return NULL;
+  (void)snprintf(p, need, "%s%s%s/%s", path, path[0] != '\0' ? "/" : "", part, attr);
+  if (many) (void)snprintf(p + strlen(p), need - strlen(p), "[%zu]", k);
+  return p;
+}
+
+static void sparse_graph(sparse_scan *sc, const Onnx__GraphProto *g, const char *path,
+                         size_t depth);
+
+/* A subgraph held as bytes, decoded and walked. */
+static void sparse_subgraph(sparse_scan *sc, const ProtobufCBinaryData *b, const char *path,
+                            size_t depth) {
+  ProtobufCMessage *msg;
+  onnxshape_status st = onnxshape__pb_decode_in(&onnx__graph_proto__descriptor, b->data, b->len,
+                                                sc->arena, &msg);
+  if (st == ONNXSHAPE_OK) {
+    sparse_graph(sc, (const Onnx__GraphProto *)msg, path, depth);
+  } else if (st == ONNXSHAPE_ERR_MALFORMED) {
+    sc->st = onnxshape__error(sc->diag, st, "in {}: not a valid GraphProto",
+                              ONNXSHAPE__ARGS(ARG_NAME(path)));
+  } else {
+    sc->st = onnxshape__out_of_memory(sc->arena, "checking the model", sc->diag);
+  }
+}
+
+/* The sparse attributes of node np (the i-th of its graph at path), then
+ * the graphs it holds. */
+static void sparse_node(sparse_scan *sc, const Onnx__NodeProto *np, size_t i, const char *path,
+                        size_t depth) {
+  char msg[ONNXSHAPE_DIAG_SIZE];
+  const char *op = np->op_type != NULL ? np->op_type : "";
+  for (size_t k = 0; k < np->n_attribute && sc->st == ONNXSHAPE_OK; k++) {
+    const Onnx__AttributeProto *ap = np->attribute[k];
+    const char *attr = ap->name != NULL ? ap->name : "";
+    if (sparse_attribute(ap)) {
+      if (np->name != NULL && np->name[0] != '\0') {
+        (void)onnxshape__format(msg, sizeof msg, "node '{}' ({}): attribute '{}' is a sparse tensor",
+                                ONNXSHAPE__ARGS(ARG_NAME(np->name), ARG_NAME(op), ARG_NAME(attr)));
+      } else {
+        (void)onnxshape__format(msg, sizeof msg, "node #{} ({}): attribute '{}' is a sparse tensor",
+                                ONNXSHAPE__ARGS(ARG_UINT(i), ARG_NAME(op), ARG_NAME(attr)));
+      }
+      report_sparse(sc, path, msg);
+    }
+    /* deeper graphs than a model may hold fail its loading; not walked */
+    if (depth + 1 > MAX_SUBGRAPH_DEPTH) continue;
+    for (size_t g = 0; g < (ap->has_g ? 1u : 0u) + ap->n_graphs && sc->st == ONNXSHAPE_OK; g++) {
+      int many = !ap->has_g || g > 0;
+      size_t idx = ap->has_g ? g - (g > 0) : g;
+      const char *sp = sub_path(sc, path, np, i, attr, many && !(ap->has_g && g == 0), idx);
+      if (sp == NULL) {
+        sc->st = onnxshape__out_of_memory(sc->arena, "checking the model", sc->diag);
+        break;
+      }
+      sparse_subgraph(sc, ap->has_g && g == 0 ? &ap->g : &ap->graphs[idx], sp, depth + 1);
+    }
+  }
+}
+
+static void sparse_graph(sparse_scan *sc, const Onnx__GraphProto *g, const char *path,
+                         size_t depth) {
   char msg[ONNXSHAPE_DIAG_SIZE], name[128];
   for (size_t i = 0; i < g->n_sparse_initializer; i++) {
     sparse_name(&g->sparse_initializer[i], name, sizeof name);
     if (name[0] != '\0') {
-      onnxshape__format(msg, sizeof msg, "sparse initializer '{}'", ONNXSHAPE__ARGS(ARG_NAME(name)));
+      (void)onnxshape__format(msg, sizeof msg, "sparse initializer '{}'",
+                              ONNXSHAPE__ARGS(ARG_NAME(name)));
     } else {
-      onnxshape__format(msg, sizeof msg, "sparse initializer #{} (unnamed)",
-                        ONNXSHAPE__ARGS(ARG_UINT(i)));
+      (void)onnxshape__format(msg, sizeof msg, "sparse initializer #{} (unnamed)",
+                              ONNXSHAPE__ARGS(ARG_UINT(i)));
     }
-    report(ctx, msg);
+    report_sparse(sc, path, msg);
   }
-  for (size_t i = 0; i < g->n_node; i++) {
-    const Onnx__NodeProto *np = g->node[i];
-    for (size_t k = 0; k < np->n_attribute; k++) {
-      const Onnx__AttributeProto *ap = np->attribute[k];
-      if (!sparse_attribute(ap)) continue;
-      const char *op = np->op_type != NULL ? np->op_type : "";
-      const char *attr = ap->name != NULL ? ap->name : "";
-      if (np->name != NULL && np->name[0] != '\0') {
-        onnxshape__format(msg, sizeof msg, "node '{}' ({}): attribute '{}' is a sparse tensor",
-                          ONNXSHAPE__ARGS(ARG_NAME(np->name), ARG_NAME(op), ARG_NAME(attr)));
-      } else {
-        onnxshape__format(msg, sizeof msg, "node #{} ({}): attribute '{}' is a sparse tensor",
-                          ONNXSHAPE__ARGS(ARG_UINT(i), ARG_NAME(op), ARG_NAME(attr)));
-      }
-      report(ctx, msg);
-    }
+  for (size_t i = 0; i < g->n_node && sc->st == ONNXSHAPE_OK; i++) {
+    sparse_node(sc, g->node[i], i, path, depth);
   }
-  sparse_decls(g->input, g->n_input, "input", report, ctx);
-  sparse_decls(g->output, g->n_output, "output", report, ctx);
-  sparse_decls(g->value_info, g->n_value_info, "value_info", report, ctx);
+  sparse_decls(sc, path, g->input, g->n_input, "graph input");
+  sparse_decls(sc, path, g->output, g->n_output, "graph output");
+  sparse_decls(sc, path, g->value_info, g->n_value_info, "value_info");
 }
 
-static void add_sparse(void *ctx, const char *what) {
+/* A function's body: its nodes (and their graphs), value_info and default
+ * attributes. */
+static void sparse_function(sparse_scan *sc, const Onnx__FunctionProto *f) {
+  char path[ONNXSHAPE_DIAG_SIZE];
+  const char *domain = f->domain != NULL ? f->domain : "";
+  (void)onnxshape__format(path, sizeof path, "function {}{}{}",
+                          ONNXSHAPE__ARGS(ARG_TEXT(domain), ARG_STR(domain[0] != '\0' ? ":" : ""),
+                                          ARG_TEXT(f->name != NULL ? f->name : "")));
   char msg[ONNXSHAPE_DIAG_SIZE];
-  (void)onnxshape__format(msg, sizeof msg, "{}; the SONNX profile forbids sparse tensors",
-                          ONNXSHAPE__ARGS(ARG_TEXT(what)));
-  add(ctx, ONNXSHAPE_PROFILE_SPARSE, msg);
+  for (size_t k = 0; k < f->n_attribute_proto; k++) {
+    if (!sparse_attribute(f->attribute_proto[k])) continue;
+    const char *attr = f->attribute_proto[k]->name;
+    (void)onnxshape__format(msg, sizeof msg, "the default of attribute '{}' is a sparse tensor",
+                            ONNXSHAPE__ARGS(ARG_NAME(attr != NULL ? attr : "")));
+    report_sparse(sc, path, msg);
+  }
+  sparse_decls(sc, path, f->value_info, f->n_value_info, "value_info");
+  for (size_t i = 0; i < f->n_node && sc->st == ONNXSHAPE_OK; i++) {
+    sparse_node(sc, f->node[i], i, path, 1);
+  }
+}
+
+/* Every sparse tensor in the decoded model (SPARSE findings); a subgraph
+ * or function that does not decode is the check's error. */
+static onnxshape_status sparse_uses(const void *proto, onnxshape_profile_report *r,
+                                    onnxshape__arena *arena, onnxshape_diag *diag) {
+  const Onnx__ModelProto *mp = proto;
+  sparse_scan sc = {r, arena, diag, ONNXSHAPE_OK};
+  if (mp->graph != NULL) sparse_graph(&sc, mp->graph, "", 0);
+  for (size_t i = 0; i < mp->n_functions && sc.st == ONNXSHAPE_OK; i++) {
+    ProtobufCMessage *msg;
+    onnxshape_status st = onnxshape__pb_decode_in(&onnx__function_proto__descriptor,
+                                                  mp->functions[i].data, mp->functions[i].len,
+                                                  arena, &msg);
+    if (st == ONNXSHAPE_ERR_MALFORMED) {
+      sc.st = onnxshape__error(diag, st, "function {} is not a valid FunctionProto",
+                               ONNXSHAPE__ARGS(ARG_UINT(i)));
+    } else if (st != ONNXSHAPE_OK) {
+      sc.st = onnxshape__out_of_memory(arena, "checking the model", diag);
+    } else {
+      sparse_function(&sc, (const Onnx__FunctionProto *)msg);
+    }
+  }
+  return sc.st;
 }
 
 static void add_domain(void *ctx, int rule, const char *message) {
@@ -183,20 +371,30 @@ static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena
     onnxshape__arena_release(arena);
     return onnxshape__out_of_memory(NULL, NULL, diag);
   }
-  int sonnx = profile == ONNXSHAPE_CHECK_SONNX;
-  if (sonnx) sparse_uses(proto, add_sparse, r);
+  /* Findings, the sparse scan's subgraphs and the analysis all count
+   * against the model's limit (LIMIT-MEMORY). */
+  r->within = arena;
   onnxshape_status st = ONNXSHAPE_OK;
+  if (profile == ONNXSHAPE_CHECK_SONNX) {
+    onnxshape__arena *scan = onnxshape__arena_new_within(arena, SIZE_MAX);
+    st = scan != NULL ? sparse_uses(proto, r, scan, diag)
+                      : onnxshape__out_of_memory(arena, "checking the model", diag);
+    onnxshape__arena_release(scan);
+  }
   /* A model with sparse tensors cannot be loaded; its findings stop there
    * (their names were read from the mapping, when there is one). */
-  if (r->n > 0) {
-    if (source != NULL) st = onnxshape__map_check(source, diag);
+  if (st != ONNXSHAPE_OK || r->n > 0) {
+    if (st == ONNXSHAPE_OK && source != NULL) st = onnxshape__map_check(source, diag);
+    onnxshape__arena_detach(r->arena);
     onnxshape__arena_release(arena);
   } else {
     onnxshape_model *model = NULL;
+    r->within = NULL; /* loading may release the arena; no finding comes meanwhile */
     st = onnxshape__model_load(proto, arena, ext, len, source, &model, diag);
     if (st == ONNXSHAPE_OK) {
-      if (sonnx) check_defaults(r, model);
-      st = onnxshape__model_infer_all(model, add_domain, r, diag);
+      r->within = model->arena;
+      if (profile == ONNXSHAPE_CHECK_SONNX) check_defaults(r, model);
+      st = onnxshape__model_infer_all(model, add_domain, r, model->arena, diag);
     }
     /* Findings (or a failure) from a file that changed while it was read
      * are not its: the change is the error. */
@@ -206,10 +404,12 @@ static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena
       st = ONNXSHAPE_ERR_IO;
       memcpy(diag->message, files.message, sizeof files.message);
     }
+    onnxshape__arena_detach(r->arena);
+    r->within = NULL;
     onnxshape_model_free(model);
   }
   if (st == ONNXSHAPE_OK && r->failed) {
-    st = onnxshape__out_of_memory(NULL, NULL, diag);
+    st = onnxshape__out_of_memory(r->arena != NULL ? r->arena : NULL, "the check's findings", diag);
   }
   if (st != ONNXSHAPE_OK) {
     onnxshape_profile_free(r);
@@ -289,6 +489,6 @@ const char *onnxshape_profile_message(const onnxshape_profile_report *r, size_t 
 
 void onnxshape_profile_free(onnxshape_profile_report *r) {
   if (r == NULL) return;
-  onnxshape__free(r->items);
+  onnxshape__arena_release(r->arena);
   onnxshape__free(r);
 }

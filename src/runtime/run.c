@@ -145,7 +145,7 @@ static onnxshape_status bind_inputs(const onnxshape_model *m, onnxshape_result *
     long s = name != NULL ? onnxshape__graph_find_slot(&m->g, name) : -1;
     size_t i = s >= 0 && m->slot[s]->kind == SLOT_INPUT ? m->slot[s]->input_index : m->g.n_inputs;
     if (i == m->g.n_inputs) {
-      st = onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND, "the model has no graph input named '{}'", ONNXSHAPE__ARGS(ARG_NAME(name != NULL ? name : "(null)")));
+      st = onnxshape__no_such_input(&m->g, name != NULL ? name : "(null)", diag);
     } else if (bound[i]) {
       st = onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "graph input '{}' is bound twice", ONNXSHAPE__ARGS(ARG_NAME(name)));
     } else {
@@ -286,11 +286,17 @@ static onnxshape_status runnable(const onnxshape_model *m, onnxshape_diag *diag)
   size_t more = 0;
   size_t n = onnxshape__count_ops(&m->g, cannot_run, counts, ONNXSHAPE__OP_COUNT_MAX, &more);
   if (n == 0) return ONNXSHAPE_OK;
+  /* The list gets the room the rest of the message leaves, so that the
+   * message ends as a sentence (the list says how many it left out). */
+  static const char *const refusal =
+      "run executes Shape, Reshape, Size, Constant and Identity only; this model also has {} "
+      "(use infer or check to analyse it)";
+  onnxshape_diag empty = {diag != NULL ? diag->node : NULL, {0}};
+  (void)onnxshape__error(&empty, ONNXSHAPE_ERR_UNKNOWN_OPERATOR, refusal,
+                         ONNXSHAPE__ARGS(ARG_TEXT("")));
   char list[ONNXSHAPE_DIAG_SIZE];
-  onnxshape__op_counts_text(counts, n, more, list, sizeof list);
-  return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR,
-                          "run executes Shape, Reshape, Size, Constant and Identity only; this "
-                          "model also has {} (use infer or check to analyse it)",
+  onnxshape__op_counts_text(counts, n, more, list, sizeof list - strlen(empty.message));
+  return onnxshape__error(diag, ONNXSHAPE_ERR_UNKNOWN_OPERATOR, refusal,
                           ONNXSHAPE__ARGS(ARG_TEXT(list)));
 }
 

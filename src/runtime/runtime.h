@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What the runtime's parts (src/runtime: run.c, infer.c, analysis.c,
- * profile.c, op_counts.c) offer each other beyond the public API. */
+ * profile.c, messages.c) offer each other beyond the public API. */
 #ifndef ONNXSHAPE_RUNTIME_H
 #define ONNXSHAPE_RUNTIME_H
 
@@ -9,12 +9,16 @@
 /* Static inference (onnxshape_model_infer) that goes on after a node that
  * cannot succeed whatever the data, calling report(ctx, rule, message) for
  * each, and for every conflict and portability risk (rule: an
- * onnxshape_profile_rule). (infer.c) */
+ * onnxshape_profile_rule), and once (INCOMPLETE) when nodes were left
+ * unknown for the work budget. The analysis's memory counts against
+ * `within` (the check's model arena, onnxshape__arena_new_within). (infer.c) */
 typedef void (*onnxshape__report_fn)(void *ctx, int rule, const char *message);
+struct onnxshape__arena;
 onnxshape_status onnxshape__model_infer_all(const onnxshape_model *m, onnxshape__report_fn report,
-                                            void *ctx, onnxshape_diag *diag);
+                                            void *ctx, struct onnxshape__arena *within,
+                                            onnxshape_diag *diag);
 
-/* Operators by count, for messages and summaries (op_counts.c). */
+/* Lists in messages (messages.c): operators by count, input names. */
 typedef struct op_count {
   const char *domain; /* "" for the default domain */
   const char *op;
@@ -31,8 +35,23 @@ void onnxshape__count_op(const graph_node *n, op_count *counts, size_t *n_counts
  * nodes are left uncounted); returns how many were listed. */
 size_t onnxshape__count_ops(const model_graph *g, int (*select)(const graph_node *n),
                             op_count *counts, size_t cap, size_t *more);
-/* "Conv (12), com.microsoft:FusedConv (1)" (and ", and N more nodes"),
- * names escaped, cut to fit `cap`. */
+/* "Conv (12), com.microsoft:FusedConv (1)", names escaped, within `cap`
+ * bytes: what does not fit, and `more` nodes not told apart, end it as
+ * ", and N more operators". */
 void onnxshape__op_counts_text(const op_count *counts, size_t n, size_t more, char *buf,
                                size_t cap);
+
+/* Writes item k (escaped text) into out (cap bytes); returns its length. */
+typedef size_t (*onnxshape__item_fn)(const void *ctx, size_t k, char *out, size_t cap);
+/* The n items "a, b, c" into buf (cap bytes, at least 64), as many whole
+ * items as fit with room to end with ", and N more <what>" for the others
+ * and `uncounted` more. */
+void onnxshape__fit_list(char *buf, size_t cap, size_t n, onnxshape__item_fn item, const void *ctx,
+                         size_t uncounted, const char *what);
+
+/* ERR_NOT_FOUND: "the model has no graph input named 'X'", with the
+ * nearest input name when one is close ("did you mean 'Y'?") and the graph's
+ * input names (as many as fit). */
+onnxshape_status onnxshape__no_such_input(const model_graph *g, const char *name,
+                                          onnxshape_diag *diag);
 #endif

@@ -13,7 +13,7 @@ INFER_REQUIRED = {"name", "graph", "type", "dims"}
 SCHEMAS = {
     "infer": (INFER, INFER_REQUIRED,
               {"nodes": dict, "resolved": int, "partial": int, "unknown": int,
-               "not_evaluated": dict}),
+               "not_evaluated": dict, "failures": int, "out_of_work": int}),
     "check": ({"model": str, "rule": str, "message": str}, {"model", "rule", "message"},
               {"model": str, "profile": (str, type(None)), "findings": int}),
     "test": ({"dir": str, "result": str, "reason": str}, {"dir", "result"},

@@ -568,3 +568,72 @@ write("paths_unique.onnx", model([
          name="a/then_branch/b")],
     [value_info("x", "float", [2]), value_info("flag", "bool", [])],
     [value_info("ya", "int64"), value_info("yb", "int64")], opset=15))
+
+# ---- the front door, round two (issue 30) ------------------------------------
+# Squeeze with an empty axes list: Squeeze-11 squeezes every 1 (onnxruntime
+# and the reference); Squeeze-13 with an empty axes input is not evaluated
+# (D11), so the Reshape after it is not called certain to fail.
+write("squeeze11_empty.onnx", model(
+    [node("Squeeze", ["x"], ["y"], [attr("axes", A_INTS, [])], name="sq"),
+     node("Constant", [], ["t"], [attr("value", A_TENSOR, tensor("", "int64", [1], raw=struct.pack("<q", 0)))]),
+     node("Reshape", ["y", "t"], ["z"], name="r")],
+    [value_info("x", "float", [1, 3])], [value_info("z", "float")], opset=11))
+write("squeeze13_empty.onnx", model(
+    [node("Squeeze", ["x", "ax"], ["y"], name="sq"),
+     node("Constant", [], ["t"], [attr("value", A_TENSOR, tensor("", "int64", [1], raw=struct.pack("<q", 0)))]),
+     node("Reshape", ["y", "t"], ["z"], [attr("allowzero", A_INT, 0)], name="r")],
+    [value_info("x", "float", [1, 3])], [value_info("z", "float")],
+    initializers=[tensor("ax", "int64", [0], raw=b"")], opset=14))
+# Sparse tensors below the main graph: in an If's branches (an initializer,
+# an attribute), a Loop body's value_info, a function's value_info and
+# attribute default, and a main-graph input that is a sequence of them.
+SPARSE = (f_bytes(1, tensor("sw", "float", [1], raw=floats(1.0))) +
+          f_bytes(2, tensor("", "int64", [1], raw=struct.pack("<q", 0))) + f_int(3, 4))
+SPARSE_ATTR = f_str(1, "value") + f_int(20, 11) + f_bytes(22, SPARSE)
+THEN = graph([node("Identity", ["c"], ["o1"])], [], [value_info("o1", "float")],
+             graph_extra=f_bytes(15, SPARSE))
+ELSE = graph([node("Constant", [], ["o2"], [SPARSE_ATTR], name="sparse_const")], [],
+             [value_info("o2", "float")])
+BODY = graph([node("Identity", ["cond_in"], ["cond_out"])],
+             [value_info("iter", "int64", []), value_info("cond_in", "bool", [])],
+             [value_info("cond_out", "bool", [])],
+             graph_extra=f_bytes(13, value_info_of("v", sparse_type("float", [4]))))
+SPARSE_FN = (f_str(1, "SF") + f_str(4, "A") + f_str(5, "B") +
+             f_bytes(7, node("Identity", ["A"], ["B"])) +
+             f_bytes(9, f_str(1, "") + f_int(2, 16)) + f_str(10, "custom") +
+             f_bytes(11, SPARSE_ATTR) + f_bytes(12, value_info_of("B", sparse_type("float", [2]))))
+write("sparse_everywhere.onnx", model(
+    [node("If", ["flag"], ["io"], [attr("then_branch", A_GRAPH, THEN),
+                                   attr("else_branch", A_GRAPH, ELSE)], name="branch"),
+     node("Loop", ["", "flag"], [], [attr("body", A_GRAPH, BODY)], name="loop"),
+     node("SF", ["c"], ["f"], domain="custom", name="call")],
+    [value_info("flag", "bool", []), value_info("c", "float", [4]),
+     value_info_of("seqs", seq_type(sparse_type("float", [3])))],
+    [value_info("io", "float"), value_info("f", "float")], opset=16,
+    extra_opsets=[("custom", 1)]) + f_bytes(25, SPARSE_FN))
+# Bindings: two inputs that share N, a sequence input, an input with a
+# near name.
+write("two_n.onnx", model([node("Shape", ["a"], ["sa"]), node("Shape", ["b"], ["sb"])],
+                          [value_info("a", "float", ["N", 3]), value_info("b", "float", ["N", 4])],
+                          [value_info("sa", "int64"), value_info("sb", "int64")], opset=13))
+# A declared type and shape joined with what an evaluated node leaves
+# unknown (Gather of a Relu's output, which nothing declares), and a
+# declaration that contradicts a computed type.
+write("declared_join.onnx", model(
+    [node("Relu", ["x"], ["r"], name="relu"), node("Gather", ["r", "i"], ["g"], name="gather"),
+     node("Shape", ["x"], ["s"], name="shape")],
+    [value_info("x", "float", [2, 3])],
+    [value_info("g", "float", ["B", 1]), value_info("s", "float", [2])],
+    initializers=[tensor("i", "int64", [1], raw=struct.pack("<q", 0))], opset=13))
+# run's refusal of a model with many operators of long names: the list
+# ends with how many it left out, and the sentence ends.
+write("many_ops.onnx", model(
+    [node("Operator%02d_with_a_rather_long_name" % k, ["x"], ["y%d" % k]) for k in range(40)],
+    [value_info("x", "float", [2])], [value_info("y0", "float")], opset=13))
+# The work budget: Max over 1,024 inputs of 1,024 elements at rank 1,024,
+# 8 times (2^30 units a node): the values are left unknown, and check says
+# its analysis is incomplete.
+A1024 = tensor("a", "int64", [1] * 1023 + [1024], raw=struct.pack("<1024q", *range(1024)))
+write("work_budget.onnx", model([node("Max", ["a"] * 1024, ["m%d" % k], name="max%d" % k)
+                                 for k in range(8)], [], [value_info("m7", "int64")],
+                                initializers=[A1024], opset=13))

@@ -1,0 +1,165 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+# covers: LIMIT-ANALYSIS-WORK
+"""The analysis's work budget (LIMIT-ANALYSIS-WORK), per handler family,
+counted, not timed: for each family a model with the worst inputs found
+for it (many inputs, high ranks, long targets, chains that grow ranks, a
+costly body called many times) is analysed by work_tool, which prints the
+units spent, the limit (2^22 + 64 per byte of the file) and the nodes left
+unknown. Every analysis must spend no more than its limit; where the work
+asked for is past the limit, nodes must be left unknown (and counted), and
+where it is not, none. A CPU-time cap guards against a loop that escapes
+the count (it is not the measure). Usage: work.py WORK_TOOL WORK_DIR"""
+import json
+import os
+import resource
+import shutil
+import struct
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "conformance"))
+from onnxpb import (A_GRAPH, A_INT, A_INTS, attr, f_bytes, f_int, f_str, graph, model,  # noqa: E402
+                    node, tensor, value_info)
+
+CPU_CAP = 20  # seconds of CPU for one analysis: a guard, never reached when the count holds
+failures = []
+
+
+def ones(rank, last=1):
+    return [1] * (rank - 1) + [last]
+
+
+def i64_tensor(name, dims):
+    n = 1
+    for d in dims:
+        n *= d
+    return tensor(name, "int64", dims, raw=struct.pack("<%dq" % n, *range(n)))
+
+
+def families():
+    """(name, model bytes, values whose rank is reported, expect out_of_work)."""
+    fam = []
+    # Elementwise values: Max of 1,024 inputs of 1,024 elements over rank
+    # 1,024: each output element reads every input through every dim
+    # (2^30 units a node). Dims are kept, values left unknown.
+    a = i64_tensor("a", ones(1024, 1024))
+    nodes = [node("Max", ["a"] * 1024, ["m%d" % i]) for i in range(16)]
+    fam.append(("elementwise_values", model(nodes, [], [value_info("m0", "int64")],
+                                            initializers=[a], opset=13), ["m0", "m15"], True))
+    # Legacy equal dims (Max-6): 60,000 inputs of rank 4,096 compared dim
+    # by dim (2.5e8 units).
+    b = i64_tensor("b", ones(4096))
+    fam.append(("elementwise_legacy", model([node("Max", ["b"] * 60000, ["y"])], [],
+                                            [value_info("y", "int64")], initializers=[b],
+                                            opset=6), ["y"], True))
+    # Broadcast dims: Add of 2 inputs, nothing costly (no budget hit).
+    fam.append(("elementwise_small", model([node("Add", ["b", "b"], ["y"])], [],
+                                           [value_info("y", "int64")], initializers=[b],
+                                           opset=13), ["y"], False))
+    # Concat: 60,000 inputs of rank 4,096, each dim looking at every input.
+    fam.append(("concat", model([node("Concat", ["b"] * 60000, ["y"],
+                                      [attr("axis", A_INT, 0)])], [],
+                                [value_info("y", "int64")], initializers=[b], opset=13),
+                ["y"], True))
+    # Gather: a chain whose rank grows by 999 a node (indices of rank 1,000).
+    idx = i64_tensor("i", [1] * 1000)
+    d0 = i64_tensor("d0", [1])
+    gnodes = [node("Gather", ["d%d" % k, "i"], ["d%d" % (k + 1)]) for k in range(3000)]
+    fam.append(("gather_rank_growth", model(gnodes, [], [value_info("d3000", "int64")],
+                                            initializers=[idx, d0], opset=13),
+                ["d1", "d3000"], True))
+    # Reshape to Shape(x) + [-1] with 1,023 symbolic dims: to work the -1
+    # out, every input symbol looks for its match among the target's (a
+    # million units a node).
+    x = value_info("x", "float", ["S%d" % (k % 7) for k in range(1023)])
+    m1 = i64_tensor("m1", [1])
+    rnodes = [node("Shape", ["x"], ["sh"]), node("Sub", ["m1", "m1"], ["z"]),
+              node("Sub", ["z", "one1"], ["neg"]),
+              node("Concat", ["sh", "neg"], ["s"], [attr("axis", A_INT, 0)])]
+    rnodes += [node("Reshape", ["x", "s"], ["r%d" % k]) for k in range(400)]
+    one1 = tensor("one1", "int64", [1], raw=struct.pack("<q", 1))
+    fam.append(("reshape_symbolic", model(rnodes, [x], [value_info("r0", "float")],
+                                          initializers=[m1, one1], opset=14),
+                ["r0", "r399"], True))
+    # Identity and Shape on a value of rank 4,096, 2,000 times: each copies
+    # the dims (8 million units).
+    inodes = [node("Identity", ["b"], ["c%d" % k]) for k in range(1000)]
+    inodes += [node("Shape", ["b"], ["s%d" % k]) for k in range(1000)]
+    fam.append(("identity_shape", model(inodes, [], [value_info("c0", "int64")],
+                                        initializers=[b], opset=13), ["c0", "s999"], True))
+    # Size: each counts the rank-4,096 dims (4,096 units a node).
+    snodes = [node("Size", ["b"], ["z%d" % k]) for k in range(3000)]
+    fam.append(("size", model(snodes, [], [value_info("z0", "int64")], initializers=[b],
+                              opset=13), ["z0"], True))
+    # If with an unknown condition: both branches' rank-4,096 outputs joined.
+    br = [graph([node("Identity", ["b"], ["o"])], [], [value_info("o", "int64")])]
+    ifs = [node("If", ["cond"], ["f%d" % k], [attr("then_branch", A_GRAPH, br[0]),
+                                              attr("else_branch", A_GRAPH, br[0])],
+                name="if%d" % k) for k in range(300)]
+    fam.append(("if_join", model(ifs, [value_info("cond", "bool", [])],
+                                 [value_info("f0", "int64")], initializers=[b], opset=16),
+                ["f0", "f299"], True))
+    # A model-local function whose body holds the costly Max, called 40
+    # times (13 bytes a call).
+    body = f_bytes(7, node("Max", ["A"] * 1024, ["Y"]))
+    fn = (f_str(1, "F") + f_str(4, "A") + f_str(5, "Y") + body +
+          f_bytes(9, f_str(1, "") + f_int(2, 13)) + f_str(10, "custom"))
+    calls = [node("F", ["a"], ["y%d" % k], domain="custom", name="c%d" % k) for k in range(40)]
+    fam.append(("function_calls", model(calls, [], [value_info("y0", "int64")],
+                                        initializers=[a], opset=13,
+                                        extra_opsets=[("custom", 1)]) + f_bytes(25, fn),
+                ["y0", "y39"], True))
+    # The integer operators on their largest tracked inputs (1,024
+    # elements): each costs about a thousand units, never the budget.
+    v = i64_tensor("v", [1024])
+    one = i64_tensor("one", [1])
+    cheap = [node("Cast", ["v"], ["k0"], [attr("to", A_INT, 7)]),
+             node("Not", ["v"], ["k1"]),
+             node("Slice", ["v", "one", "one"], ["k2"]),
+             node("Unsqueeze", ["v", "one"], ["k3"]),
+             node("Squeeze", ["k3", "one"], ["k4"]),
+             node("Where", ["v", "v", "v"], ["k5"]),
+             node("ConstantOfShape", ["one"], ["k6"]),
+             node("Range", ["one", "one", "one"], ["k7"]),
+             node("ReduceProd", ["v"], ["k8"], [attr("keepdims", A_INT, 0)]),
+             node("Equal", ["v", "v"], ["k9"])]
+    fam.append(("integer_operators", model(cheap * 1, [], [value_info("k0", "int64")],
+                                           initializers=[v, one], opset=13),
+                ["k0", "k4", "k8"], False))
+    return fam
+
+
+def limit_cpu():
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_CAP, CPU_CAP))
+
+
+def main():
+    tool, work = sys.argv[1], sys.argv[2]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    for name, data, values, expect_out in families():
+        path = os.path.join(work, name + ".onnx")
+        with open(path, "wb") as f:
+            f.write(data)
+        p = subprocess.run([tool, path] + values, capture_output=True, text=True,
+                           preexec_fn=limit_cpu)
+        if p.returncode != 0:
+            print("FAIL %s: exit %d: %s" % (name, p.returncode, p.stderr.strip()))
+            failures.append(name)
+            continue
+        r = json.loads(p.stdout)
+        limit = 2 ** 22 + 64 * len(data)
+        ok = r["work_limit"] == limit and r["work_used"] <= limit
+        ok = ok and (r["out_of_work"] > 0) == expect_out
+        print("%s %s: %d bytes, work %d of %d, %d left unknown at the budget, ranks %s" % (
+            "ok  " if ok else "FAIL", name, len(data), r["work_used"], r["work_limit"],
+            r["out_of_work"], json.dumps(r["ranks"], sort_keys=True)))
+        if not ok:
+            failures.append(name)
+    n = len(families())
+    print("%d passed, %d failed" % (n - len(failures), len(failures)))
+    sys.exit(1 if failures else 0)
+
+
+main()

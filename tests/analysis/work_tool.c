@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The C side of tests/analysis/work.py: analyses a model (keep_going) and
+ * prints, as one JSON object, the work the analysis spent and its limit,
+ * the nodes left unknown for the budget, the certain failures, and the rank
+ * of each value named on the command line (null: unknown).
+ * Usage: work_tool MODEL [NAME...] */
+#include <onnxshape.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: work_tool MODEL [NAME...]\n");
+    return 2;
+  }
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  onnxshape_model *m = NULL;
+  onnxshape_status st = onnxshape_model_read_file(argv[1], &m, &d);
+  onnxshape_inference *inf = NULL;
+  onnxshape_infer_options opts = ONNXSHAPE_INFER_OPTIONS_INIT;
+  opts.keep_going = 1;
+  if (st == ONNXSHAPE_OK) st = onnxshape_model_infer_with(m, &opts, &inf, &d);
+  if (st != ONNXSHAPE_OK) {
+    fprintf(stderr, "work_tool: %s: %s\n", onnxshape_status_name(st), d.message);
+    onnxshape_model_free(m);
+    return 1;
+  }
+  const onnxshape_infer_summary *s = onnxshape_inference_summary(inf);
+  printf("{\"work_used\": %llu, \"work_limit\": %llu, \"out_of_work\": %zu, \"failures\": %zu, "
+         "\"ranks\": {",
+         (unsigned long long)s->work_used, (unsigned long long)s->work_limit, s->out_of_work,
+         s->failures);
+  for (int a = 2; a < argc; a++) {
+    const onnxshape_value_info *found = NULL;
+    for (size_t i = 0; i < onnxshape_inference_count(inf); i++) {
+      const onnxshape_value_info *v = onnxshape_inference_get(inf, i);
+      if (v->graph[0] == '\0' && strcmp(v->name, argv[a]) == 0) found = v;
+    }
+    printf("%s\"%s\": ", a > 2 ? ", " : "", argv[a]);
+    if (found != NULL && found->rank_known) printf("%zu", found->rank);
+    else printf("null");
+  }
+  printf("}}\n");
+  onnxshape_inference_free(inf);
+  onnxshape_model_free(m);
+  return 0;
+}
