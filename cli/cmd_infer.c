@@ -210,6 +210,60 @@ static char *option_value(int argc, char **argv, int *i, const char *name) {
   return argv[++*i];
 }
 
+/* The command line of infer: the options into opts (whose inputs and dims
+ * arrays have room for argc entries; stores[k] holds input k's dims), the
+ * model into *model, --json into *json. The exit status. */
+static int parse_infer(int argc, char **argv, onnxshape_infer_options *opts,
+                       onnxshape_input_dims *inputs, onnxshape_dim_binding *dims, int64_t **stores,
+                       const char **model, int *json) {
+  int rc = EXIT_OK;
+  for (int i = 0; i < argc && rc == EXIT_OK; i++) {
+    char *v;
+    if (strcmp(argv[i], "--json") == 0) {
+      *json = 1;
+    } else if (strncmp(argv[i], "--input", 7) == 0 && (argv[i][7] == '\0' || argv[i][7] == '=')) {
+      const char *shown = argv[i];
+      v = option_value(argc, argv, &i, "--input");
+      if (v == NULL) rc = cli_usage_error("%s needs NAME=D0,D1,...", cli_shown(shown));
+      else if (!parse_input(v, &inputs[opts->n_inputs], &stores[opts->n_inputs]))
+        rc = cli_usage_error("bad --input '%s' (NAME=D0,D1,..., each dim a number >= 0)", cli_shown(v));
+      else opts->n_inputs++;
+    } else if (strncmp(argv[i], "--dim", 5) == 0 && (argv[i][5] == '\0' || argv[i][5] == '=')) {
+      const char *shown = argv[i];
+      v = option_value(argc, argv, &i, "--dim");
+      if (v == NULL) rc = cli_usage_error("%s needs SYMBOL=VALUE", cli_shown(shown));
+      else if (!parse_symbol(v, &dims[opts->n_dims]))
+        rc = cli_usage_error("bad --dim '%s' (SYMBOL=VALUE, a number >= 0)", cli_shown(v));
+      else opts->n_dims++;
+    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+      rc = cli_usage_error("unknown option '%s'", cli_shown(argv[i]));
+    } else if (*model != NULL) {
+      rc = cli_usage_error("unexpected argument '%s'", cli_shown(argv[i]));
+    } else {
+      *model = argv[i];
+    }
+  }
+  if (rc == EXIT_OK && *model == NULL) rc = cli_usage_error("%s", "infer needs a MODEL");
+  return rc;
+}
+
+/* Every value, the summary, then each node certain to fail (exit 1). */
+static int print_inference(const onnxshape_inference *inf, const char *model,
+                           const onnxshape_model *m, int json) {
+  for (size_t i = 0; i < onnxshape_inference_count(inf); i++) {
+    const onnxshape_value_info *v = onnxshape_inference_get(inf, i);
+    if (json) print_json(v);
+    else print_human(v);
+  }
+  const onnxshape_infer_summary *sum = onnxshape_inference_summary(inf);
+  print_summary(sum, json);
+  int rc = cli_check_model_files(model, m); /* printing read values too */
+  for (size_t i = 0; rc == EXIT_OK && i < sum->failures; i++) {
+    cli_error("%s: %s", cli_shown(model), onnxshape_inference_failure(inf, i, NULL));
+  }
+  return rc == EXIT_OK && sum->failures > 0 ? EXIT_INVALID : rc;
+}
+
 int cli_infer(int argc, char **argv) {
   const char *model = NULL;
   int json = 0;
@@ -226,33 +280,7 @@ int cli_infer(int argc, char **argv) {
     cli_error("%s", "out of memory");
     rc = EXIT_INVALID;
   }
-  for (int i = 0; i < argc && rc == EXIT_OK; i++) {
-    char *v;
-    if (strcmp(argv[i], "--json") == 0) {
-      json = 1;
-    } else if (strncmp(argv[i], "--input", 7) == 0 && (argv[i][7] == '\0' || argv[i][7] == '=')) {
-      const char *shown = argv[i];
-      v = option_value(argc, argv, &i, "--input");
-      if (v == NULL) rc = cli_usage_error("%s needs NAME=D0,D1,...", cli_shown(shown));
-      else if (!parse_input(v, &inputs[opts.n_inputs], &stores[opts.n_inputs]))
-        rc = cli_usage_error("bad --input '%s' (NAME=D0,D1,..., each dim a number >= 0)", cli_shown(v));
-      else opts.n_inputs++;
-    } else if (strncmp(argv[i], "--dim", 5) == 0 && (argv[i][5] == '\0' || argv[i][5] == '=')) {
-      const char *shown = argv[i];
-      v = option_value(argc, argv, &i, "--dim");
-      if (v == NULL) rc = cli_usage_error("%s needs SYMBOL=VALUE", cli_shown(shown));
-      else if (!parse_symbol(v, &dims[opts.n_dims]))
-        rc = cli_usage_error("bad --dim '%s' (SYMBOL=VALUE, a number >= 0)", cli_shown(v));
-      else opts.n_dims++;
-    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      rc = cli_usage_error("unknown option '%s'", cli_shown(argv[i]));
-    } else if (model != NULL) {
-      rc = cli_usage_error("unexpected argument '%s'", cli_shown(argv[i]));
-    } else {
-      model = argv[i];
-    }
-  }
-  if (rc == EXIT_OK && model == NULL) rc = cli_usage_error("%s", "infer needs a MODEL");
+  if (rc == EXIT_OK) rc = parse_infer(argc, argv, &opts, inputs, dims, stores, &model, &json);
   onnxshape_model *m = NULL;
   if (rc == EXIT_OK) rc = cli_load_model(model, &m);
   onnxshape_inference *inf = NULL;
@@ -271,21 +299,7 @@ int cli_infer(int argc, char **argv) {
       rc = cli_exit_for(st);
     }
   }
-  if (rc == EXIT_OK) {
-    for (size_t i = 0; i < onnxshape_inference_count(inf); i++) {
-      const onnxshape_value_info *v = onnxshape_inference_get(inf, i);
-      if (json) print_json(v);
-      else print_human(v);
-    }
-    const onnxshape_infer_summary *sum = onnxshape_inference_summary(inf);
-    print_summary(sum, json);
-    rc = cli_check_model_files(model, m); /* printing read values too */
-    /* After everything else: what cannot succeed whatever the data. */
-    for (size_t i = 0; rc == EXIT_OK && i < sum->failures; i++) {
-      cli_error("%s: %s", cli_shown(model), onnxshape_inference_failure(inf, i, NULL));
-    }
-    if (rc == EXIT_OK && sum->failures > 0) rc = EXIT_INVALID;
-  }
+  if (rc == EXIT_OK) rc = print_inference(inf, model, m, json);
   onnxshape_inference_free(inf);
   onnxshape_model_free(m);
   for (size_t k = 0; stores != NULL && k < n; k++) free(stores[k]);
