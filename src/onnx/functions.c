@@ -66,18 +66,13 @@ onnxshape_status onnxshape__load_functions(onnxshape_model *m, const Onnx__Model
   }
   for (size_t i = 0; i < mp->n_functions; i++) {
     ProtobufCMessage *msg;
-    onnxshape_status st = onnxshape__pb_decode_in(&onnx__function_proto__descriptor,
-                                                  mp->functions[i].data, mp->functions[i].len,
-                                                  m->arena, &msg);
-    if (st == ONNXSHAPE_OK && m->arena->nul_name != NULL) {
-      return onnxshape__pb_nul_name(NULL, m->arena->nul_name, m->arena->nul_name_len,
-                                    ONNXSHAPE_ERR_INVALID_MODEL, diag);
-    }
+    onnxshape_status st = onnxshape__decode_held(m, &onnx__function_proto__descriptor,
+                                                 &mp->functions[i], &msg, diag);
     if (st == ONNXSHAPE_ERR_MALFORMED) {
       return onnxshape__error(diag, st, "function {} is not a valid FunctionProto",
                               ONNXSHAPE__ARGS(ARG_UINT(i)));
     }
-    if (st != ONNXSHAPE_OK) return out_of_memory(m, diag);
+    if (st != ONNXSHAPE_OK) return st;
     const Onnx__FunctionProto *f = (const Onnx__FunctionProto *)msg;
     if (f->name == NULL || f->name[0] == '\0') {
       return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "function {} has no name",

@@ -335,6 +335,18 @@ onnxshape_status onnxshape__load_held(onnxshape_model *m, model_graph *g, const 
   return placed(m, sub, st, diag);
 }
 
+onnxshape_status onnxshape__decode_held(onnxshape_model *m, const ProtobufCMessageDescriptor *desc,
+                                        const ProtobufCBinaryData *b, ProtobufCMessage **msg,
+                                        onnxshape_diag *diag) {
+  onnxshape_status st = onnxshape__pb_decode_in(desc, b->data, b->len, m->arena, msg);
+  if (st == ONNXSHAPE_OK && m->arena->nul_name != NULL) {
+    return onnxshape__pb_nul_name(NULL, m->arena->nul_name, m->arena->nul_name_len,
+                                  ONNXSHAPE_ERR_INVALID_MODEL, diag);
+  }
+  if (st == ONNXSHAPE_OK || st == ONNXSHAPE_ERR_MALFORMED) return st;
+  return out_of_memory(m, diag);
+}
+
 /* The subgraph in `bytes` of attribute `attr` of node n of g (the k-th of
  * a GRAPHS attribute when many), which sees the names of `scope`. */
 static onnxshape_status load_subgraph(onnxshape_model *m, model_graph *g, const model_graph *scope,
@@ -346,16 +358,11 @@ static onnxshape_status load_subgraph(onnxshape_model *m, model_graph *g, const 
                  "attribute '{}': subgraphs nest more than {} deep", ONNXSHAPE__ARGS(ARG_NAME(attr), ARG_UINT(MAX_SUBGRAPH_DEPTH)));
   }
   ProtobufCMessage *msg;
-  onnxshape_status st = onnxshape__pb_decode_in(&onnx__graph_proto__descriptor, bytes->data,
-                                                bytes->len, m->arena, &msg);
-  if (st == ONNXSHAPE_OK && m->arena->nul_name != NULL) {
-    return onnxshape__pb_nul_name(NULL, m->arena->nul_name, m->arena->nul_name_len,
-                                  ONNXSHAPE_ERR_INVALID_MODEL, diag);
-  }
+  onnxshape_status st = onnxshape__decode_held(m, &onnx__graph_proto__descriptor, bytes, &msg, diag);
   if (st == ONNXSHAPE_ERR_MALFORMED) {
     return NFAIL(n, st, "attribute '{}' is not a valid GraphProto", ONNXSHAPE__ARGS(ARG_NAME(attr)));
   }
-  if (st != ONNXSHAPE_OK) return out_of_memory(m, diag);
+  if (st != ONNXSHAPE_OK) return st;
   model_graph *sub = model_alloc(m, 1, sizeof *sub);
   node_subgraph *entry = &n->subgraphs[n->n_subgraphs];
   const char *path = onnxshape__graph_path(m, g, n, attr, many, k);
@@ -505,17 +512,13 @@ static onnxshape_status load_node(onnxshape_model *m, model_graph *g, const Onnx
 static onnxshape_status load_sparse(onnxshape_model *m, model_graph *g, const ProtobufCBinaryData *b,
                                     size_t i, onnxshape_diag *diag) {
   ProtobufCMessage *msg;
-  onnxshape_status st = onnxshape__pb_decode_in(&onnx__sparse_tensor_proto__descriptor, b->data,
-                                                b->len, m->arena, &msg);
-  if (st == ONNXSHAPE_OK && m->arena->nul_name != NULL) {
-    return onnxshape__pb_nul_name(NULL, m->arena->nul_name, m->arena->nul_name_len,
-                                  ONNXSHAPE_ERR_INVALID_MODEL, diag);
-  }
+  onnxshape_status st =
+      onnxshape__decode_held(m, &onnx__sparse_tensor_proto__descriptor, b, &msg, diag);
   if (st == ONNXSHAPE_ERR_MALFORMED) {
     return onnxshape__error(diag, st, "sparse initializer {} is not a valid SparseTensorProto",
                             ONNXSHAPE__ARGS(ARG_UINT(i)));
   }
-  if (st != ONNXSHAPE_OK) return out_of_memory(m, diag);
+  if (st != ONNXSHAPE_OK) return st;
   const Onnx__SparseTensorProto *sp = (const Onnx__SparseTensorProto *)msg;
   const char *name = sp->values != NULL && sp->values->name != NULL ? sp->values->name : "";
   if (name[0] == '\0') {

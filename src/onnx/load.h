@@ -94,6 +94,13 @@ onnxshape_status onnxshape__load_held(onnxshape_model *m, model_graph *g, const 
  * graph.c); NULL when out of memory. */
 const char *onnxshape__graph_path(onnxshape_model *m, model_graph *g, graph_node *n,
                                   const char *what, int many, size_t k);
+/* Decodes a message the model holds as bytes (a subgraph, a sparse tensor,
+ * a function) into its arena: ONNXSHAPE_OK and *msg; ONNXSHAPE_ERR_MALFORMED
+ * with no message (the caller says what does not decode); a name holding a
+ * NUL byte or memory running out, worded. */
+onnxshape_status onnxshape__decode_held(onnxshape_model *m, const ProtobufCMessageDescriptor *desc,
+                                        const ProtobufCBinaryData *b, ProtobufCMessage **msg,
+                                        onnxshape_diag *diag);
 /* m->slot: every value by id, once all graphs are loaded. */
 onnxshape_status onnxshape__index_slots(onnxshape_model *m, onnxshape_diag *diag);
 
