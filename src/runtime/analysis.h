@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The value lattice of static analysis and the evaluation of one node
- * (src/runtime/analysis.c; the traversal of graphs is src/runtime/infer.c). */
+/* Static analysis inside the runtime: the value lattice (lattice.c), the
+ * evaluation of one node (analysis.c), the portability risks
+ * (portability.c); the traversal of graphs is infer.c. */
 #ifndef ONNXSHAPE_ANALYSIS_H
 #define ONNXSHAPE_ANALYSIS_H
 
@@ -9,6 +10,29 @@
 
 #include "../onnx/arena.h"
 #include "runtime.h"
+
+/* The analyser's external names carry the library's prefix: these
+ * short names are only what its sources call them. */
+#define an_set_rank onnxshape__an_set_rank
+#define an_set_vals onnxshape__an_set_vals
+#define an_from_tensor onnxshape__an_from_tensor
+#define an_copy onnxshape__an_copy
+#define an_join onnxshape__an_join
+#define an_all_known onnxshape__an_all_known
+#define an_all_unknown onnxshape__an_all_unknown
+#define an_evaluates onnxshape__an_evaluates
+#define an_eval onnxshape__an_eval
+#define an_stopped onnxshape__an_stopped
+#define an_portability onnxshape__an_portability
+#define int_type_of onnxshape__an_int_type_of
+#define int_range onnxshape__an_int_range
+#define is_int_type onnxshape__an_is_int_type
+#define read_elem onnxshape__an_read_elem
+#define small_count onnxshape__an_small_count
+#define same_elem onnxshape__an_same_elem
+#define an_alloc onnxshape__an_alloc
+#define count_stopped onnxshape__an_count_stopped
+#define an_afford onnxshape__an_afford
 
 /* An element (a dim or a value): a number, a symbol, or unknown. */
 typedef struct an_elem {
@@ -119,5 +143,44 @@ void an_portability(an_ctx *c, const graph_node *n, const char *path, onnxshape_
  * node counted when it was the work budget, else
  * ONNXSHAPE_ERR_OUT_OF_MEMORY (no message: the caller words it). */
 onnxshape_status an_stopped(an_ctx *c, const graph_node *n);
+
+
+/* Input k of node n, or NULL when absent. */
+static inline slot_info *in(an_ctx *c, const graph_node *n, size_t k) {
+  return k < n->n_inputs && n->inputs[k] != NO_SLOT ? &c->slots[n->inputs[k]] : NULL;
+}
+
+/* ---- lattice.c: beside the functions above ---- */
+
+/* The integer (and bool) types whose elements are tracked: their storage
+ * and their range (uint64 values past INT64_MAX are not tracked). */
+typedef struct int_type {
+  int32_t type;
+  unsigned bytes;
+  int sign;
+  int64_t lo, hi;
+} int_type;
+/* Type t's row, or NULL when its elements are not tracked. */
+const int_type *int_type_of(int32_t t);
+/* t's range: 1 with *lo and *hi, or 0 when t is not tracked. */
+int int_range(int32_t t, int64_t *lo, int64_t *hi);
+int is_int_type(int32_t t);
+/* Element i of an integer or bool tensor (little-endian storage): 1 and *v,
+ * or 0 when it is past the data or not representable. */
+int read_elem(const onnxshape_tensor *t, size_t i, int64_t *v);
+/* The element count of s when its dims are all numbers and it is at most
+ * MAX_ENUM: 1 and *n; else 0. */
+int small_count(const slot_info *s, size_t *n);
+/* 1 when a and b are the same number or the same symbol. */
+int same_elem(an_elem a, an_elem b);
+/* n items of `size`, or NULL when memory or the budget ran out (the
+ * caller fills them: n units of work are charged). */
+void *an_alloc(an_ctx *c, size_t n, size_t size);
+/* Node n could not afford its work: counted once. */
+void count_stopped(an_ctx *c, const graph_node *n);
+/* For a part of node n's result that can be left unknown (element values
+ * beside dims): 1 when `units` are spent, else 0, the node counted. */
+int an_afford(an_ctx *c, const graph_node *n, uint64_t units);
+
 
 #endif

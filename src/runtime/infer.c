@@ -18,6 +18,7 @@
 #include "../onnx/alloc.h"
 #include "../onnx/arena.h"
 #include "analysis.h"
+#include "bindings.h"
 #include "runtime.h"
 
 /* A node certain to fail, recorded with keep_going. */
@@ -62,14 +63,6 @@ const char *onnxshape_inference_failure(const onnxshape_inference *inf, size_t i
 
 /* ---- one analysis ------------------------------------------------------ */
 
-/* A symbol fixed for the whole analysis: by --dim, or by an --input binding
- * of an input that declares it. */
-typedef struct binding {
-  const char *symbol;
-  int64_t value;
-  const char *input; /* the input whose binding fixed it, or NULL (--dim) */
-} binding;
-
 typedef struct analysis {
   const onnxshape_model *m;
   const onnxshape_infer_options *opts;
@@ -78,9 +71,7 @@ typedef struct analysis {
   onnxshape__report_fn report;
   void *report_ctx;
   onnxshape_diag *diag;
-  binding *bound; /* every symbol binding, collected before any graph is analysed */
-  size_t n_bound;
-  const onnxshape_input_dims **input_binding; /* per main-graph input, or NULL */
+  an_bindings b; /* every binding, collected before any graph is analysed */
 } analysis;
 
 /* Memory ran out: the machine's, or the model's limit (LIMIT-MEMORY),
@@ -112,223 +103,18 @@ static onnxshape_status node_stopped(analysis *a, const graph_node *n) {
   return out_of_memory(a);
 }
 
-/* ---- bindings ------------------------------------------------------------ */
-
-/* The binding of symbol `sym`, or NULL. */
-static const binding *binding_of(const analysis *a, const char *sym) {
-  for (size_t i = 0; i < a->n_bound; i++) {
-    if (strcmp(a->bound[i].symbol, sym) == 0) return &a->bound[i];
-  }
-  return NULL;
-}
-
-/* A symbol's binding, or the element as it is. */
-static an_elem bind_symbol(const analysis *a, an_elem e) {
-  if (e.known || e.param == NULL) return e;
-  const binding *b = binding_of(a, e.param);
-  return b != NULL ? an_num(b->value) : e;
-}
-
-/* Calls visit(ctx, symbol) for each dim_param of every declaration of the
- * model (inputs, outputs, value_info and sparse initializers of every
- * graph) until it returns nonzero; returns that, or 0. */
-static int each_symbol(const onnxshape_model *m, int (*visit)(void *ctx, const char *sym),
-                       void *ctx) {
-  for (size_t k = 0; k < m->n_graphs; k++) {
-    const model_graph *g = m->graphs[k];
-    const value_decl *lists[3] = {g->inputs, g->outputs, g->value_info};
-    const size_t counts[3] = {g->n_inputs, g->n_outputs, g->n_value_info};
-    for (size_t l = 0; l < 3; l++) {
-      for (size_t i = 0; i < counts[l]; i++) {
-        const value_decl *d = &lists[l][i];
-        for (size_t j = 0; d->has_shape && j < d->rank; j++) {
-          int r = d->dims[j].param != NULL ? visit(ctx, d->dims[j].param) : 0;
-          if (r != 0) return r;
-        }
-      }
-    }
-    for (size_t i = 0; i < g->n_slots; i++) {
-      const value_decl *d = g->slots[i].kind == SLOT_SPARSE ? g->slots[i].decl : NULL;
-      for (size_t j = 0; d != NULL && j < d->rank; j++) {
-        int r = d->dims[j].param != NULL ? visit(ctx, d->dims[j].param) : 0;
-        if (r != 0) return r;
-      }
-    }
-  }
-  return 0;
-}
-
-static int is_symbol(void *ctx, const char *sym) { return strcmp(ctx, sym) == 0; }
-
-/* The model's distinct symbols, for a message: as many as fit. */
-typedef struct symbols {
-  const char *seen[8];
-  size_t n;
-  int more;
-} symbols;
-
-static int collect_symbol(void *ctx, const char *sym) {
-  symbols *s = ctx;
-  for (size_t i = 0; i < s->n; i++) {
-    if (strcmp(s->seen[i], sym) == 0) return 0;
-  }
-  if (s->n == sizeof s->seen / sizeof s->seen[0]) {
-    s->more = 1;
-    return 1;
-  }
-  s->seen[s->n++] = sym;
-  return 0;
-}
-
-static size_t symbol_item(const void *ctx, size_t k, char *out, size_t cap) {
-  const symbols *s = ctx;
-  return onnxshape__format(out, cap, "{}", ONNXSHAPE__ARGS(ARG_NAME(s->seen[k])));
-}
-
-/* --dim SYMBOL=VALUE: a symbol some declaration names, bound once, >= 0. */
-static onnxshape_status take_dim(analysis *a, const onnxshape_dim_binding *b,
-                                 onnxshape_diag *diag) {
-  if (b->symbol == NULL) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "model_infer: NULL symbol",
-                            ONNXSHAPE__NO_ARGS);
-  }
-  if (b->value < 0) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "dim '{}' = {} is negative",
-                            ONNXSHAPE__ARGS(ARG_NAME(b->symbol), ARG_INT(b->value)));
-  }
-  if (binding_of(a, b->symbol) != NULL) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "dim '{}' is bound twice",
-                            ONNXSHAPE__ARGS(ARG_NAME(b->symbol)));
-  }
-  if (!each_symbol(a->m, is_symbol, (void *)(uintptr_t)b->symbol)) {
-    symbols all = {{NULL}, 0, 0};
-    (void)each_symbol(a->m, collect_symbol, &all);
-    if (all.n == 0) {
-      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-                              "the model has no symbol '{}' (no declaration names a symbolic dim)",
-                              ONNXSHAPE__ARGS(ARG_NAME(b->symbol)));
-    }
-    char list[160];
-    onnxshape__fit_list(list, sizeof list, all.n, symbol_item, &all, 0, "symbols");
-    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-                            "the model has no symbol '{}' (its symbols: {}{})",
-                            ONNXSHAPE__ARGS(ARG_NAME(b->symbol), ARG_TEXT(list),
-                                            ARG_STR(all.more ? ", and more" : "")));
-  }
-  a->bound[a->n_bound++] = (binding){b->symbol, b->value, NULL};
-  return ONNXSHAPE_OK;
-}
-
-/* --input NAME=DIMS: a tensor input of the main graph, bound once, of its
- * declared rank; each declared number kept, each declared symbol bound
- * (consistently with --dim and the other inputs). */
-static onnxshape_status take_input(analysis *a, const onnxshape_input_dims *in,
-                                   onnxshape_diag *diag) {
-  const model_graph *g = &a->m->g;
-  if (in->name == NULL || (in->dims == NULL && in->rank > 0)) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-                            "model_infer: NULL input name or dims", ONNXSHAPE__NO_ARGS);
-  }
-  long id = onnxshape__graph_find_slot(g, in->name);
-  if (id < 0 || a->m->slot[id]->kind != SLOT_INPUT || a->m->slot[id]->graph != g) {
-    return onnxshape__no_such_input(g, in->name, diag);
-  }
-  size_t k = a->m->slot[id]->input_index;
-  const value_decl *d = &g->inputs[k];
-  if (a->input_binding[k] != NULL) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "input '{}' is bound twice",
-                            ONNXSHAPE__ARGS(ARG_NAME(d->name)));
-  }
-  if (d->not_tensor != NULL) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-                            "input '{}' is {}; only a tensor input takes dims",
-                            ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_STR(d->not_tensor)));
-  }
-  if (d->has_shape && d->rank != in->rank) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-                            "input '{}' is declared with rank {}; the binding gives {} dims",
-                            ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(d->rank),
-                                            ARG_UINT(in->rank)));
-  }
-  for (size_t i = 0; i < in->rank; i++) {
-    int64_t v = in->dims[i];
-    if (v < 0) {
-      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-                              "input '{}': dim {} = {} is negative",
-                              ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(i), ARG_INT(v)));
-    }
-    if (!d->has_shape) continue;
-    const decl_dim *dd = &d->dims[i];
-    if (dd->value >= 0 && dd->value != v) {
-      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-                              "input '{}': dim {} is declared {}; the binding gives {}",
-                              ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(i),
-                                              ARG_INT(dd->value), ARG_INT(v)));
-    }
-    if (dd->value >= 0 || dd->param == NULL) continue;
-    const binding *b = binding_of(a, dd->param);
-    if (b == NULL) {
-      a->bound[a->n_bound++] = (binding){dd->param, v, d->name};
-    } else if (b->value != v) {
-      if (b->input == NULL) {
-        return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-                                "input '{}': dim {} is {}, which --dim binds to {}; the binding "
-                                "gives {}",
-                                ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(i),
-                                                ARG_NAME(dd->param), ARG_INT(b->value),
-                                                ARG_INT(v)));
-      }
-      return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-                              "input '{}': dim {} is {}, which the binding of input '{}' makes "
-                              "{}; this binding gives {}",
-                              ONNXSHAPE__ARGS(ARG_NAME(d->name), ARG_UINT(i),
-                                              ARG_NAME(dd->param), ARG_NAME(b->input),
-                                              ARG_INT(b->value), ARG_INT(v)));
-    }
-  }
-  a->input_binding[k] = in;
-  return ONNXSHAPE_OK;
-}
-
-/* Every binding, checked and collected before any graph is analysed, so
- * that each applies to every input and declaration whatever the order
- * (ANALYSIS-BINDINGS). */
-static onnxshape_status take_bindings(analysis *a, onnxshape_diag *diag) {
-  const onnxshape_infer_options *o = a->opts;
-  size_t room = o->n_dims;
-  for (size_t b = 0; b < o->n_inputs; b++) {
-    room += o->inputs[b].rank;
-    if (room < o->inputs[b].rank) return out_of_memory(a); /* wrapped */
-  }
-  a->bound = onnxshape__arena_alloc(a->ctx.arena, (room + 1) * sizeof *a->bound);
-  a->input_binding =
-      onnxshape__arena_alloc(a->ctx.arena, (a->m->g.n_inputs + 1) * sizeof *a->input_binding);
-  if (a->bound == NULL || a->input_binding == NULL || room > SIZE_MAX / 2 / sizeof *a->bound) {
-    return out_of_memory(a);
-  }
-  for (size_t b = 0; b < o->n_dims; b++) {
-    onnxshape_status st = take_dim(a, &o->dims[b], diag);
-    if (st != ONNXSHAPE_OK) return st;
-  }
-  for (size_t b = 0; b < o->n_inputs; b++) {
-    onnxshape_status st = take_input(a, &o->inputs[b], diag);
-    if (st != ONNXSHAPE_OK) return st;
-  }
-  return ONNXSHAPE_OK;
-}
-
 /* A declaration's type and dims, bindings applied. 1, or 0 when out of
  * memory or work. */
 static int from_decl(analysis *a, slot_info *s, const value_decl *d) {
   if (d->has_type) s->type = d->elem_type;
   if (!d->has_shape) return 1;
   /* each dim looks its symbol up among the bindings */
-  if (!an_set_rank(&a->ctx, s, d->rank) || !an_charge(&a->ctx, an_mul(d->rank, a->n_bound))) {
+  if (!an_set_rank(&a->ctx, s, d->rank) || !an_charge(&a->ctx, an_mul(d->rank, a->b.n_bound))) {
     return 0;
   }
   for (size_t i = 0; i < d->rank; i++) {
     an_elem e = d->dims[i].value >= 0 ? an_num(d->dims[i].value) : an_sym(d->dims[i].param);
-    s->dims[i] = bind_symbol(a, e);
+    s->dims[i] = onnxshape__bind_symbol(&a->b, e);
   }
   return 1;
 }
@@ -338,7 +124,7 @@ static int from_decl(analysis *a, slot_info *s, const value_decl *d) {
 static int bind_input(analysis *a, size_t k, slot_info *s) {
   const value_decl *d = &a->m->g.inputs[k];
   if (!from_decl(a, s, d)) return 0;
-  const onnxshape_input_dims *in = a->input_binding[k];
+  const onnxshape_input_dims *in = a->b.input_binding[k];
   if (in == NULL) return 1;
   if (!an_set_rank(&a->ctx, s, in->rank)) return 0;
   for (size_t i = 0; i < in->rank; i++) s->dims[i] = an_num(in->dims[i]);
@@ -497,13 +283,13 @@ static int join_declared(analysis *a, slot_info *s, const value_decl *d) {
   if (s->type == 0 && d->has_type) s->type = d->elem_type;
   if (!d->has_shape) return 1;
   if (!s->rank_known) return from_decl(a, s, d);
-  if (s->rank != d->rank || !an_charge(&a->ctx, an_mul(d->rank, 1 + (uint64_t)a->n_bound))) {
+  if (s->rank != d->rank || !an_charge(&a->ctx, an_mul(d->rank, 1 + (uint64_t)a->b.n_bound))) {
     return s->rank != d->rank;
   }
   for (size_t i = 0; i < d->rank; i++) {
     if (s->dims[i].known || s->dims[i].param != NULL) continue;
     an_elem e = d->dims[i].value >= 0 ? an_num(d->dims[i].value) : an_sym(d->dims[i].param);
-    s->dims[i] = bind_symbol(a, e);
+    s->dims[i] = onnxshape__bind_symbol(&a->b, e);
   }
   return 1;
 }
@@ -724,7 +510,7 @@ static onnxshape_status infer_model(const onnxshape_model *m, const onnxshape_in
     return st;
   }
   analysis a = {m, opts, inf, {inf->arena, NULL, an_work_limit(m->source_len), 0, 0, 0, NULL, 0},
-                report, ctx, diag, NULL, 0, NULL};
+                report, ctx, diag, {NULL, 0, NULL}};
   onnxshape_status st = ONNXSHAPE_OK;
   size_t n = m->n_slots + 1;
   if (n > SIZE_MAX / 2 / (sizeof *inf->slots + sizeof *inf->infos)) {
@@ -737,7 +523,10 @@ static onnxshape_status infer_model(const onnxshape_model *m, const onnxshape_in
   a.ctx.slots = inf->slots;
   size_t room = onnxshape__arena_room(inf->arena);
   a.ctx.memory_soft = inf->arena->taken + room / 2;
-  if (st == ONNXSHAPE_OK) st = take_bindings(&a, diag);
+  if (st == ONNXSHAPE_OK) {
+    st = onnxshape__take_bindings(m, opts, inf->arena, &a.b, diag);
+    if (st == ONNXSHAPE_ERR_OUT_OF_MEMORY) st = out_of_memory(&a);
+  }
   if (st == ONNXSHAPE_OK) st = analyse_graph(&a, &m->g, 1);
   if (st == ONNXSHAPE_OK && !publish(inf, m, &a.ctx)) st = out_of_memory(&a);
   inf->slots = NULL;

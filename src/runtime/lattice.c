@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The value lattice of static analysis (analysis.h): what is known of a
+ * value (element type, dims, elements, each a number, a symbol or
+ * unknown), made, copied and joined within the analysis's work and memory
+ * budget (LIMIT-ANALYSIS-WORK), and the integer types whose elements are
+ * tracked. */
+#include <string.h>
+
+#include "../core/le.h"
+#include "analysis.h"
+
+/* Node n could not afford its work: counted once. */
+void count_stopped(an_ctx *c, const graph_node *n) {
+  c->out_of_work = 0;
+  if (c->last_stopped != n) c->nodes_out_of_work++;
+  c->last_stopped = n;
+}
+
+/* For a part of node n's result that can be left unknown (element values
+ * beside dims): 1 when `units` are spent, else 0 with the node counted as
+ * left incomplete by the budget. */
+int an_afford(an_ctx *c, const graph_node *n, uint64_t units) {
+  if (an_charge(c, units)) return 1;
+  count_stopped(c, n);
+  return 0;
+}
+
+/* n items of `size` (filled by the caller: n units of work), or NULL when
+ * memory or the work budget ran out. */
+void *an_alloc(an_ctx *c, size_t n, size_t size) {
+  if (!an_charge(c, (uint64_t)n + 1)) return NULL;
+  /* Past the evaluation's share of the memory limit: as past the work
+   * budget (the node's outputs unknown); only the machine's memory running
+   * out is an error. */
+  if (size != 0 && n > SIZE_MAX / 2 / size) {
+    c->out_of_work = 1;
+    return NULL;
+  }
+  size_t bytes = (n + 1) * size;
+  if (c->arena->taken > c->memory_soft || bytes > c->memory_soft - c->arena->taken) {
+    if ((size_t)(c->arena->end - c->arena->cur) < bytes) { /* would take a new block */
+      c->out_of_work = 1;
+      return NULL;
+    }
+  }
+  void *p = onnxshape__arena_alloc(c->arena, bytes);
+  if (p == NULL && !c->arena->out_of_memory) c->out_of_work = 1;
+  return p;
+}
+
+int an_set_rank(an_ctx *c, slot_info *s, size_t rank) {
+  s->rank_known = 1;
+  s->rank = rank;
+  s->dims = an_alloc(c, rank, sizeof(an_elem));
+  return s->dims != NULL;
+}
+
+int an_set_vals(an_ctx *c, slot_info *s, size_t n) {
+  s->vals = an_alloc(c, n, sizeof(an_elem));
+  if (s->vals == NULL) return 0;
+  for (size_t i = 0; i < n; i++) s->vals[i] = an_unknown();
+  s->vals_known = 1;
+  s->n_vals = n;
+  return 1;
+}
+
+int an_all_known(const an_elem *x, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (!x[i].known) return 0;
+  }
+  return 1;
+}
+
+int an_all_unknown(const an_elem *x, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    if (x[i].known || x[i].param != NULL) return 0;
+  }
+  return 1;
+}
+
+/* The integer (and bool) types whose elements are tracked: their storage
+ * and their range (uint64 values past INT64_MAX are not tracked). The one
+ * table of them: reading an element and checking a result both use it. */
+
+static const int_type int_types[] = {
+    {ONNXSHAPE_TYPE_BOOL, 1, 0, 0, 1},
+    {ONNXSHAPE_TYPE_UINT8, 1, 0, 0, UINT8_MAX},
+    {ONNXSHAPE_TYPE_INT8, 1, 1, INT8_MIN, INT8_MAX},
+    {ONNXSHAPE_TYPE_UINT16, 2, 0, 0, UINT16_MAX},
+    {ONNXSHAPE_TYPE_INT16, 2, 1, INT16_MIN, INT16_MAX},
+    {ONNXSHAPE_TYPE_INT32, 4, 1, INT32_MIN, INT32_MAX},
+    {ONNXSHAPE_TYPE_UINT32, 4, 0, 0, UINT32_MAX},
+    {ONNXSHAPE_TYPE_INT64, 8, 1, INT64_MIN, INT64_MAX},
+    {ONNXSHAPE_TYPE_UINT64, 8, 0, 0, INT64_MAX},
+};
+
+/* Type t's row, or NULL when its elements are not tracked. */
+const int_type *int_type_of(int32_t t) {
+  for (size_t i = 0; i < sizeof int_types / sizeof int_types[0]; i++) {
+    if (int_types[i].type == t) return &int_types[i];
+  }
+  return NULL;
+}
+
+int int_range(int32_t t, int64_t *lo, int64_t *hi) {
+  const int_type *it = int_type_of(t);
+  if (it == NULL) return 0;
+  *lo = it->lo;
+  *hi = it->hi;
+  return 1;
+}
+
+int is_int_type(int32_t t) { return int_type_of(t) != NULL; }
+
+/* Element i of an integer or bool tensor (little-endian storage). */
+int read_elem(const onnxshape_tensor *t, size_t i, int64_t *v) {
+  const int_type *it = int_type_of(t->type);
+  if (it == NULL) return 0;
+  unsigned bytes = it->bytes;
+  if (t->data == NULL || i >= t->data_bytes / bytes) return 0;
+  uint64_t u = onnxshape__load_le((const unsigned char *)t->data + i * bytes, bytes);
+  if (t->type == ONNXSHAPE_TYPE_BOOL) u = u != 0;
+  if (it->sign && bytes < 8 && (u >> (8 * bytes - 1)) != 0) u |= ~(uint64_t)0 << (8 * bytes);
+  if (!it->sign && u > (uint64_t)INT64_MAX) return 0;
+  *v = (int64_t)u; /* two's complement: the value itself for signed types */
+  return 1;
+}
+
+/* The element count of s when its dims are all numbers and it is at most
+ * MAX_ENUM; else 0 and *n untouched. */
+int small_count(const slot_info *s, size_t *n) {
+  if (!s->rank_known || !an_all_known(s->dims, s->rank)) return 0;
+  uint64_t k = 1;
+  for (size_t i = 0; i < s->rank; i++) {
+    if (s->dims[i].v == 0) {
+      *n = 0;
+      return 1;
+    }
+  }
+  for (size_t i = 0; i < s->rank; i++) {
+    if ((uint64_t)s->dims[i].v > MAX_ENUM) return 0;
+    k *= (uint64_t)s->dims[i].v;
+    if (k > MAX_ENUM) return 0;
+  }
+  *n = (size_t)k;
+  return 1;
+}
+
+int an_from_tensor(an_ctx *c, slot_info *s, const onnxshape_tensor *t, int value_known) {
+  s->type = t->type;
+  if (!an_set_rank(c, s, t->rank)) return 0;
+  for (size_t i = 0; i < t->rank; i++) s->dims[i] = an_num(t->dims[i]);
+  if (!value_known) return 1;
+  s->value = t;
+  size_t n;
+  if (!is_int_type(t->type) || !small_count(s, &n)) return 1;
+  if (!an_set_vals(c, s, n)) return 0;
+  for (size_t i = 0; i < n; i++) {
+    int64_t v;
+    if (read_elem(t, i, &v)) s->vals[i] = an_num(v);
+  }
+  return 1;
+}
+
+int an_copy(an_ctx *c, slot_info *out, const slot_info *in) {
+  *out = *in;
+  if (in->rank_known) {
+    if (!an_set_rank(c, out, in->rank)) return 0;
+    memcpy(out->dims, in->dims, in->rank * sizeof(an_elem));
+  }
+  if (in->vals_known) {
+    if (!an_set_vals(c, out, in->n_vals)) return 0;
+    memcpy(out->vals, in->vals, in->n_vals * sizeof(an_elem));
+  }
+  return 1;
+}
+
+int same_elem(an_elem a, an_elem b) {
+  if (a.known || b.known) return a.known && b.known && a.v == b.v;
+  return a.param != NULL && b.param != NULL && strcmp(a.param, b.param) == 0;
+}
+
+int an_join(an_ctx *c, slot_info *out, const slot_info *a, const slot_info *b) {
+  memset(out, 0, sizeof *out);
+  out->type = a->type == b->type ? a->type : 0;
+  if (!a->rank_known || !b->rank_known || a->rank != b->rank) return 1;
+  if (!an_set_rank(c, out, a->rank)) return 0;
+  for (size_t i = 0; i < a->rank; i++) {
+    out->dims[i] = same_elem(a->dims[i], b->dims[i]) ? a->dims[i] : an_unknown();
+  }
+  if (a->vals_known && b->vals_known && a->n_vals == b->n_vals && out->type != 0 &&
+      an_all_known(out->dims, out->rank)) {
+    if (!an_set_vals(c, out, a->n_vals)) return 0;
+    for (size_t i = 0; i < a->n_vals; i++) {
+      out->vals[i] = same_elem(a->vals[i], b->vals[i]) ? a->vals[i] : an_unknown();
+    }
+  }
+  return 1;
+}
