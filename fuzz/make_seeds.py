@@ -1,10 +1,14 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: Apache-2.0
-"""Builds the seed corpus fuzz/corpus/<target>/ from the test models and
-tensors (the rejected-input corpus, the demo, a sample of the generated
-conformance cases) and, for the kernel targets, byte strings encoding the
-ONNX and rulebook examples. The seeds of each target replace its corpus:
-campaigns merge into it afterwards (scripts/fuzz). Usage:
+"""Builds seed corpora in fuzz/corpus-new/<target>/ (not tracked) from the
+test models and tensors (the rejected-input corpus, the demo, a sample of
+the generated conformance cases) and, for the kernel targets, byte strings
+encoding the ONNX and rulebook examples. Nothing runs it at build time: the
+committed corpus of each target is the archive fuzz/corpus/<target>.tar.xz,
+which `scripts/fuzz --pack fuzz/corpus-new TARGET` replaces with the seeds
+alone, or into which a merge takes them (copy them into the working corpus
+BUILD/corpus/<target>, then `scripts/fuzz --update-corpus BUILD TARGET`;
+docs/fuzzing.md). Usage:
 make_seeds.py CONFORMANCE_DIR [TARGET...]   (default: every target)"""
 import glob
 import hashlib
@@ -17,12 +21,13 @@ here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.dirname(here)
 gen = sys.argv[1]
 only = set(sys.argv[2:])
+out = os.path.join(here, "corpus-new")
 
 
 def put(target, data):
     if only and target not in only:
         return
-    d = os.path.join(here, "corpus", target)
+    d = os.path.join(out, target)
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, hashlib.sha1(data).hexdigest()[:16]), "wb") as f:
         f.write(data)
@@ -32,7 +37,7 @@ ALL = ("fuzz_model", "fuzz_tensor", "fuzz_kernels", "fuzz_capacity", "fuzz_infer
        "fuzz_run", "fuzz_test", "fuzz_npy")
 for t in ALL:
     if not only or t in only:
-        shutil.rmtree(os.path.join(here, "corpus", t), ignore_errors=True)
+        shutil.rmtree(os.path.join(out, t), ignore_errors=True)
 models = sorted(glob.glob(os.path.join(root, "tests/reject/files/*.onnx")))
 models.append(os.path.join(root, "examples/demo.onnx"))
 cases = sorted(glob.glob(os.path.join(gen, "gen_*")))
@@ -144,5 +149,5 @@ for c in cases[::20] + [os.path.join(cli, d) for d in ("bt_ok", "bt_extra_output
         continue
     put("fuzz_test", bytes([1]) + cut(m, cut(read(i), read(o))))
 shutil.rmtree(cli)
-print(sum(len(os.listdir(os.path.join(here, "corpus", t))) for t in ALL
-          if os.path.isdir(os.path.join(here, "corpus", t))))
+print(sum(len(os.listdir(os.path.join(out, t))) for t in ALL
+          if os.path.isdir(os.path.join(out, t))))
