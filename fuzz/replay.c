@@ -3,7 +3,9 @@
  * corpus is replayed by `make check`. Usage: replay PATH...
  * The empty input runs first, as libFuzzer runs it before any corpus: a
  * merge (-merge=1) never keeps an empty unit, since libFuzzer counts what it
- * reaches already, and the replay must reach what libFuzzer counted. */
+ * reaches already, and the replay must reach what libFuzzer counted.
+ * It writes to the file descriptors, not through stdout and stderr, which
+ * the command targets point at /dev/null (fuzz_cli.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdint.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -36,7 +39,7 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     struct stat sb;
     if (stat(argv[i], &sb) != 0) {
-      fprintf(stderr, "replay: cannot read %s\n", argv[i]);
+      dprintf(STDERR_FILENO, "replay: cannot read %s\n", argv[i]);
       return 2;
     }
     if (!S_ISDIR(sb.st_mode)) {
@@ -54,9 +57,9 @@ int main(int argc, char **argv) {
     if (d != NULL) closedir(d);
   }
   if (files == 0) {
-    fprintf(stderr, "replay: no corpus files\n");
+    dprintf(STDERR_FILENO, "replay: no corpus files\n");
     return 2;
   }
-  printf("%ld passed (and the empty input), 0 failed\n", files);
+  dprintf(STDOUT_FILENO, "%ld passed (and the empty input), 0 failed\n", files);
   return 0;
 }
