@@ -214,7 +214,8 @@ prove-mutants: deps-prove
 	/usr/bin/python3 scripts/prove-mutants $(BUILD_PROVE)/mutants
 
 # Each libFuzzer target for FUZZ_SECONDS (default 60), from a working corpus
-# seeded with fuzz/corpus/<target>; crashes land in $(BUILD_FUZZ)/crashes.
+# seeded from the archive fuzz/corpus/<target>.tar.xz (scripts/fuzz); crashes land in
+# $(BUILD_FUZZ)/crashes. scripts/fuzz --update-corpus re-minimises the archives.
 fuzz: deps-build deps-sanitize
 	cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DONNXSHAPE_FUZZ=ON
 	cmake --build $(BUILD_FUZZ) -j $(JOBS)
