@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../core/le.h"
-#include "load.h"
+#include "hash.h"
 
 _Thread_local uint64_t onnxshape__probes;
 
@@ -97,8 +97,12 @@ static uint64_t siphash13(const unsigned char *p, size_t n, const uint64_t k[2])
   return v0 ^ v1 ^ v2 ^ v3;
 }
 
-size_t onnxshape__name_hash(const char *name) {
+uint64_t onnxshape__bytes_hash(const void *p, size_t n) {
   (void)pthread_once(&key_once, draw_key);
-  uint64_t h = siphash13((const unsigned char *)name, strlen(name), key);
+  return siphash13(p, n, key);
+}
+
+size_t onnxshape__name_hash(const char *name) {
+  uint64_t h = onnxshape__bytes_hash(name, strlen(name));
   return (size_t)(h ^ (h >> 32));
 }

@@ -15,6 +15,7 @@
 #include "../core/internal.h"
 #include "alloc.h"
 #include "arena.h"
+#include "hash.h"
 #include "model.h"
 #include "onnx_subset.pb-c.h"
 
@@ -64,16 +65,10 @@ static inline const char *overload_of(const char *overload) { return overload !=
 
 /* ---- graphs, nodes and the name index (graph.c) ---- */
 
-/* The hash of a name for the open-addressing indexes of slots, graph
- * paths, functions and a call's attributes (linear probing, at most half
- * full): keyed, with a key drawn once per process, so that no list of names
- * made offline collides (hash.c). */
-size_t onnxshape__name_hash(const char *name);
-/* For tests only: sets the key (before any model loads; not thread-safe). */
-void onnxshape__hash_set_key(uint64_t k0, uint64_t k1);
-/* Entries the index lookups of this thread have looked at: work counted,
- * not timed (tests/test_loader.c). */
-extern _Thread_local uint64_t onnxshape__probes;
+/* The open-addressing indexes of slots, graph paths, functions and a
+ * call's attributes (linear probing, at most half full) hash names with
+ * onnxshape__name_hash (hash.h): keyed, with a key drawn once per process,
+ * so that no list of names made offline collides. */
 /* A zeroed open-addressing index for n entries in the model's arena (its
  * size - 1 in *mask); NULL when out of memory. */
 size_t *onnxshape__new_index(onnxshape_model *m, size_t n, size_t *mask);

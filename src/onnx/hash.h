@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The keyed hash of names (hash.c): SipHash-1-3 under a key each process
+ * draws, for every table indexed by names a file chose (the loader's name
+ * indexes, the analysis's symbols). */
+#ifndef ONNXSHAPE_HASH_H
+#define ONNXSHAPE_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The hash of a NUL-terminated name. */
+size_t onnxshape__name_hash(const char *name);
+/* The hash of n bytes. */
+uint64_t onnxshape__bytes_hash(const void *p, size_t n);
+/* For tests only: sets the key (before any model loads; not thread-safe). */
+void onnxshape__hash_set_key(uint64_t k0, uint64_t k1);
+/* Entries the index lookups of this thread have looked at: work counted,
+ * not timed (tests/test_loader.c). */
+extern _Thread_local uint64_t onnxshape__probes;
+
+#endif

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Symbolic expressions (src/runtime/expr.c): canonical forms compare equal
+ * as pointers, exact division, floor/ceil/mod by constants, min and max,
+ * merged symbols, bounds, overflow, the work charged and the text. */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "../src/runtime/expr.h"
+
+static uint64_t budget;
+static int take(void *ctx, uint64_t units) {
+  (void)ctx;
+  if (units > budget) return 0;
+  budget -= units;
+  return 1;
+}
+
+static onnxshape__arena *arena;
+static an_exprs *fresh_exprs(void) {
+  onnxshape__arena_release(arena);
+  arena = onnxshape__arena_new(SIZE_MAX);
+  budget = UINT64_MAX;
+  return an_exprs_new(arena, take, NULL);
+}
+
+#define TEXT(x, v, want) CHECK_STR(an_expr_text((x), (v)) != NULL ? an_expr_text((x), (v)) : "(none)", want)
+
+/* covers: ANALYSIS-EXPR */
+static void test_canonical_forms(void) {
+  an_exprs *x = fresh_exprs();
+  an_val n = an_expr_symbol(x, "N"), s = an_expr_symbol(x, "S");
+  CHECK(!n.known && n.e != NULL && an_expr_symbol(x, "N").e == n.e);
+  an_val ns = an_expr_mul(x, n, s), sn = an_expr_mul(x, s, n);
+  CHECK(ns.e == sn.e); /* commutative: one interned copy */
+  an_val big = an_expr_mul(x, ns, an_val_num(768));
+  TEXT(x, big, "768*N*S");
+  /* N*S*768 / 768 is N*S; / (S*768) is N */
+  CHECK(an_expr_div_exact(x, big, an_val_num(768)).e == ns.e);
+  CHECK(an_expr_div_exact(x, big, an_expr_mul(x, s, an_val_num(768))).e == n.e);
+  CHECK(!an_expr_div_exact(x, big, an_val_num(5)).known &&
+        an_expr_div_exact(x, big, an_val_num(5)).e == NULL);
+  /* (3N + 3) / (N + 1) = 3 */
+  an_val n1 = an_expr_add(x, n, an_val_num(1));
+  an_val q = an_expr_div_exact(x, an_expr_mul(x, n1, an_val_num(3)), n1);
+  CHECK(q.known && q.v == 3);
+  /* (N + 1)(N - 1) = N*N - 1, and a - a = 0 */
+  TEXT(x, an_expr_mul(x, n1, an_expr_sub(x, n, an_val_num(1))), "N*N - 1");
+  an_val zero = an_expr_sub(x, big, big);
+  CHECK(zero.known && zero.v == 0);
+  TEXT(x, an_expr_sub(x, an_val_num(2), an_expr_mul(x, n, an_val_num(3))), "-3*N + 2");
+  /* symbols that are not identifiers are quoted */
+  TEXT(x, an_expr_add(x, an_expr_symbol(x, "batch size"), an_expr_symbol(x, "it's")),
+       "'batch size' + 'it\\'s'");
+}
+
+/* covers: ANALYSIS-EXPR */
+static void test_division_by_constants(void) {
+  an_exprs *x = fresh_exprs();
+  an_val h = an_expr_symbol(x, "H");
+  /* Conv: floor((H + 2p - d(k - 1) - 1) / s) + 1 with p 1, d 1, k 3, s 2 */
+  an_val num = an_expr_sub(x, h, an_val_num(1));
+  an_val out = an_expr_add(x, an_expr_floor_div(x, num, 2), an_val_num(1));
+  TEXT(x, out, "floor((H + 1)/2)");
+  /* floor((2N + 5) / 2) = N + 2; ceil((4N + 1) / 2) = 2N + 1; mod */
+  an_val nn = an_expr_symbol(x, "N");
+  TEXT(x, an_expr_floor_div(x, an_expr_add(x, an_expr_mul(x, nn, an_val_num(2)), an_val_num(5)), 2),
+       "N + 2");
+  TEXT(x, an_expr_ceil_div(x, an_expr_add(x, an_expr_mul(x, nn, an_val_num(4)), an_val_num(1)), 2),
+       "2*N + 1");
+  TEXT(x, an_expr_mod(x, an_expr_add(x, an_expr_mul(x, nn, an_val_num(4)), an_val_num(7)), 4), "3");
+  TEXT(x, an_expr_mod(x, nn, 4), "mod(N, 4)");
+  /* floor(floor(N / 2) / 3) = floor(N / 6) */
+  CHECK(an_expr_floor_div(x, an_expr_floor_div(x, nn, 2), 3).e == an_expr_floor_div(x, nn, 6).e);
+  /* numbers: floor and ceil toward -inf and +inf, mod with k's sign */
+  CHECK(an_expr_floor_div(x, an_val_num(-7), 2).v == -4 && an_expr_ceil_div(x, an_val_num(-7), 2).v == -3);
+  CHECK(an_expr_mod(x, an_val_num(-7), 3).v == 2);
+  CHECK(an_expr_floor_div(x, nn, 0).e == NULL && !an_expr_floor_div(x, nn, -2).known);
+}
+
+/* covers: ANALYSIS-EXPR */
+static void test_min_max(void) {
+  an_exprs *x = fresh_exprs();
+  an_val n = an_expr_symbol(x, "N"), m = an_expr_symbol(x, "M");
+  CHECK(an_expr_min(x, n, m).e == an_expr_min(x, m, n).e);
+  CHECK(an_expr_max(x, n, an_val_num(4)).e == an_expr_max(x, an_val_num(4), n).e);
+  TEXT(x, an_expr_min(x, n, an_val_num(4)), "min(N, 4)");
+  /* a constant apart: decided */
+  CHECK(an_expr_max(x, n, an_expr_add(x, n, an_val_num(3))).e == an_expr_add(x, n, an_val_num(3)).e);
+  CHECK(an_expr_min(x, an_val_num(2), an_val_num(9)).v == 2);
+}
+
+/* covers: ANALYSIS-EXPR */
+static void test_merged_symbols(void) {
+  an_exprs *x = fresh_exprs();
+  an_val n = an_expr_symbol(x, "N"), m = an_expr_symbol(x, "M");
+  an_val n1 = an_expr_add(x, n, an_val_num(1)), m1 = an_expr_add(x, m, an_val_num(1));
+  CHECK(!an_expr_same(x, n1, m1));
+  CHECK(an_expr_equate(x, n, m));
+  CHECK(an_expr_same(x, n1, m1));
+  TEXT(x, n1, "M + 1"); /* the class is named by its first name in order */
+  CHECK(an_expr_equate(x, m, an_val_num(5)));
+  CHECK(an_expr_same(x, an_expr_mul(x, n, an_val_num(2)), an_val_num(10)));
+  CHECK(!an_expr_equate(x, n, an_val_num(6))); /* a contradiction */
+  CHECK(an_expr_differ(x, n, an_val_num(6)) && !an_expr_differ(x, n, an_val_num(5)));
+  CHECK(an_expr_differ(x, an_expr_symbol(x, "K"), an_expr_add(x, an_expr_symbol(x, "K"), an_val_num(1))));
+}
+
+static int bind(void *ctx, const char *name, int64_t *v) {
+  (void)ctx;
+  if (strcmp(name, "H") == 0) *v = 224;
+  else if (strcmp(name, "N") == 0) *v = 3;
+  else return 0;
+  return 1;
+}
+
+/* covers: ANALYSIS-EXPR */
+static void test_eval_and_fresh(void) {
+  an_exprs *x = fresh_exprs();
+  an_val h = an_expr_symbol(x, "H"), n = an_expr_symbol(x, "N");
+  an_val e = an_expr_add(x, an_expr_floor_div(x, an_expr_sub(x, h, an_val_num(1)), 2),
+                         an_expr_mul(x, n, n));
+  int64_t v = 0;
+  CHECK(an_expr_eval(e, bind, NULL, &v) && v == 111 + 9);
+  CHECK(!an_expr_eval(an_expr_symbol(x, "Z"), bind, NULL, &v));
+  /* fresh symbols: unique, never one of the model's */
+  an_val f1 = an_expr_fresh(x, "nz"), f2 = an_expr_fresh(x, "nz"), decl = an_expr_symbol(x, "nz");
+  CHECK(f1.e != NULL && f2.e != NULL && f1.e != f2.e && decl.e != f1.e && decl.e != f2.e);
+  TEXT(x, f1, "nz");
+}
+
+/* covers: ANALYSIS-EXPR LIMIT-ANALYSIS-WORK */
+static void test_bounds_and_work(void) {
+  an_exprs *x = fresh_exprs();
+  /* (a0 + ... + a9)^2 has 55 terms: known; times (b0 + b1) passes 64 */
+  an_val sum = an_val_num(0), two = an_val_num(0);
+  char name[8];
+  for (int i = 0; i < 10; i++) {
+    snprintf(name, sizeof name, "a%d", i);
+    sum = an_expr_add(x, sum, an_expr_symbol(x, name));
+  }
+  for (int i = 0; i < 2; i++) {
+    snprintf(name, sizeof name, "b%d", i);
+    two = an_expr_add(x, two, an_expr_symbol(x, name));
+  }
+  an_val sq = an_expr_mul(x, sum, sum);
+  CHECK(sq.e != NULL && sq.e->n_terms == 55);
+  CHECK(an_expr_mul(x, sq, two).e == NULL);
+  /* a term of more than 8 atoms */
+  an_val p = an_expr_symbol(x, "a0");
+  for (int i = 0; i < 7; i++) p = an_expr_mul(x, p, an_expr_symbol(x, "a1"));
+  CHECK(p.e != NULL && an_expr_mul(x, p, an_expr_symbol(x, "a2")).e == NULL);
+  /* coefficients past int64 */
+  an_val huge = an_expr_mul(x, an_expr_symbol(x, "a0"), an_val_num(INT64_MAX));
+  CHECK(huge.e != NULL && an_expr_add(x, huge, huge).e == NULL);
+  CHECK(an_expr_mul(x, huge, an_val_num(2)).e == NULL);
+  /* nesting past the bound: floor(... (N + 1)/3 ... + 1)/3) */
+  an_val nest = an_expr_symbol(x, "N");
+  int depth = 0;
+  while (nest.e != NULL && depth < 40) {
+    nest = an_expr_floor_div(x, an_expr_add(x, nest, an_val_num(1)), 3);
+    depth++;
+  }
+  CHECK(nest.e == NULL && depth > 5 && depth <= 16);
+  /* the work is charged: with none left, nothing new is made */
+  budget = 0;
+  CHECK(an_expr_symbol(x, "fresh_name").e == NULL);
+  CHECK(an_expr_mul(x, sum, sum).e == NULL);
+}
+
+RUN_TESTS(TEST_ENTRY(test_canonical_forms), TEST_ENTRY(test_division_by_constants),
+          TEST_ENTRY(test_min_max), TEST_ENTRY(test_merged_symbols),
+          TEST_ENTRY(test_eval_and_fresh), TEST_ENTRY(test_bounds_and_work))
