@@ -3,6 +3,7 @@
  * as pointers, exact division, floor/ceil/mod by constants, min and max,
  * merged symbols, bounds, overflow, the work charged and the text. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "../src/runtime/expr.h"
@@ -87,6 +88,55 @@ static void test_min_max(void) {
   /* a constant apart: decided */
   CHECK(an_expr_max(x, n, an_expr_add(x, n, an_val_num(3))).e == an_expr_add(x, n, an_val_num(3)).e);
   CHECK(an_expr_min(x, an_val_num(2), an_val_num(9)).v == 2);
+  /* a lower bound decides: max(N, 5) >= 5 > 1, N + 2 >= 1, floor((N + 8)/4) >= 2 */
+  an_val m5 = an_expr_max(x, n, an_val_num(5));
+  CHECK(an_expr_max(x, m5, an_val_num(1)).e == m5.e);
+  an_val three = an_expr_min(x, m5, an_val_num(3));
+  CHECK(three.known && three.v == 3);
+  an_val n2 = an_expr_add(x, n, an_val_num(2));
+  CHECK(an_expr_max(x, an_val_num(1), n2).e == n2.e);
+  an_val f = an_expr_floor_div(x, an_expr_add(x, n, an_val_num(8)), 4);
+  an_val two = an_expr_min(x, f, an_val_num(2));
+  CHECK(two.known && two.v == 2);
+  /* no bound from a negative coefficient: min(N - M, 0) stays */
+  TEXT(x, an_expr_min(x, an_expr_sub(x, n, m), an_val_num(0)), "min(-M + N, 0)");
+}
+
+/* covers: ANALYSIS-EXPR */
+static void test_sign(void) {
+  an_exprs *x = fresh_exprs();
+  an_val n = an_expr_symbol(x, "N"), m = an_expr_symbol(x, "M");
+  CHECK(an_expr_nonneg(x, an_val_num(0)) && !an_expr_nonneg(x, an_val_num(-1)));
+  CHECK(an_expr_nonneg(x, an_expr_add(x, an_expr_mul(x, n, m), an_val_num(3))));
+  CHECK(!an_expr_nonneg(x, an_expr_sub(x, n, an_val_num(1))));
+  CHECK(an_expr_nonneg(x, an_expr_floor_div(x, an_expr_add(x, n, an_val_num(1)), 2)));
+  CHECK(!an_expr_nonneg(x, an_expr_floor_div(x, an_expr_sub(x, n, an_val_num(1)), 2)));
+  CHECK(an_expr_nonneg(x, an_expr_mod(x, an_expr_sub(x, n, m), 3)));
+  CHECK(an_expr_nonneg(x, an_expr_max(x, an_expr_sub(x, n, m), n)));
+  CHECK(!an_expr_nonneg(x, an_expr_min(x, an_expr_sub(x, n, m), n)));
+  CHECK(!an_expr_nonneg(x, an_val_unknown()));
+}
+
+/* covers: ANALYSIS-EXPR LIMIT-ANALYSIS-WORK */
+static void test_text_limits(void) {
+  an_exprs *x = fresh_exprs();
+  /* a name of 1,000 characters: its text fits 1,024, twice of it does not */
+  char *name = malloc(1001);
+  CHECK(name != NULL);
+  if (name == NULL) return;
+  memset(name, 'a', 1000);
+  name[1000] = '\0';
+  an_val a = an_expr_symbol(x, name);
+  CHECK(an_expr_text(x, a) != NULL && strlen(an_expr_text(x, a)) == 1000);
+  CHECK(an_expr_text(x, a) == an_expr_text(x, a)); /* made once */
+  an_val b = an_expr_symbol(x, "b");
+  CHECK(an_expr_text(x, an_expr_mul(x, a, an_expr_add(x, a, b))) == NULL);
+  /* the budget: 10 bytes take "N + 1" (6 with its NUL), not "M + 22" too */
+  an_exprs_text_budget(x, 10);
+  TEXT(x, an_expr_add(x, an_expr_symbol(x, "N"), an_val_num(1)), "N + 1");
+  CHECK(an_expr_text(x, an_expr_add(x, an_expr_symbol(x, "M"), an_val_num(22))) == NULL);
+  TEXT(x, an_expr_add(x, an_expr_symbol(x, "N"), an_val_num(1)), "N + 1"); /* kept */
+  free(name);
 }
 
 /* covers: ANALYSIS-EXPR */
@@ -169,4 +219,5 @@ static void test_bounds_and_work(void) {
 
 RUN_TESTS(TEST_ENTRY(test_canonical_forms), TEST_ENTRY(test_division_by_constants),
           TEST_ENTRY(test_min_max), TEST_ENTRY(test_merged_symbols),
-          TEST_ENTRY(test_eval_and_fresh), TEST_ENTRY(test_bounds_and_work))
+          TEST_ENTRY(test_eval_and_fresh), TEST_ENTRY(test_bounds_and_work),
+          TEST_ENTRY(test_sign), TEST_ENTRY(test_text_limits))

@@ -200,13 +200,17 @@ onnxshape_status onnxshape__resolve_operator(int64_t opset, graph_node *n,
                                          const Onnx__NodeProto *np, op_attr kernel_specs[2],
                                          const op_attr **specs, size_t *n_specs, size_t *n_in,
                                          onnxshape_diag *diag) {
-  if (!is_default_domain(np->domain)) {
-    n->kind = NODE_OTHER;
+  n->op = OP_OTHER;
+  n->version = 0;
+  operator_id id;
+  int version;
+  if (!is_default_domain(np->domain) || !onnxshape__op_find(n->op_type, opset, &id, &version)) {
     return ONNXSHAPE_OK;
   }
-  onnxshape_op op;
-  if (onnxshape_op_from_name(n->op_type, &op) == ONNXSHAPE_OK) {
-    n->kind = (node_kind)op;
+  n->op = id;
+  n->version = version;
+  if ((onnxshape__op_flags(id) & OPF_KERNEL) != 0) {
+    onnxshape_op op = node_kernel(id);
     onnxshape_status st = onnxshape_resolve_version(op, opset, &n->version, NULL);
     if (st != ONNXSHAPE_OK) {
       return onnxshape__error(diag, st, "cannot resolve a version of {}", ONNXSHAPE__ARGS(ARG_NAME(n->op_type)));
@@ -220,38 +224,15 @@ onnxshape_status onnxshape__resolve_operator(int64_t opset, graph_node *n,
     *specs = kernel_specs;
     *n_specs = v->num_attrs;
     *n_in = v->num_inputs;
-    return ONNXSHAPE_OK;
-  }
-  if (strcmp(n->op_type, "Constant") == 0) {
-    n->kind = NODE_CONSTANT;
-    n->version = onnxshape__other_version(ONNXSHAPE__CONSTANT, opset);
+  } else if (id == OP_CONSTANT) {
     *specs = constant_attrs(n->version, n_specs);
     *n_in = 0;
-    return ONNXSHAPE_OK;
-  }
-  if (strcmp(n->op_type, "Identity") == 0) {
-    n->kind = NODE_IDENTITY;
-    n->version = onnxshape__other_version(ONNXSHAPE__IDENTITY, opset);
+  } else if (id == OP_IDENTITY) {
     *specs = NULL;
     *n_specs = 0;
     *n_in = 1;
-    return ONNXSHAPE_OK;
-  }
-  aop a;
-  if (onnxshape__aop_find(n->op_type, opset, &a, &n->version) && n->version > 0) {
-    n->kind = (node_kind)(NODE_AOP + (int)a);
-  } else {
-    n->kind = NODE_OTHER;
-    n->version = 0;
   }
   return ONNXSHAPE_OK;
-}
-
-/* 1 for the nodes checked as strictly as the kernels: Shape, Reshape, Size,
- * Constant, Identity. */
-int onnxshape__strict_kind(node_kind k) {
-  return k == NODE_SHAPE || k == NODE_RESHAPE || k == NODE_SIZE || k == NODE_CONSTANT ||
-         k == NODE_IDENTITY;
 }
 
 /* Every attribute of the node: defined for its version, of the right type,
@@ -316,6 +297,6 @@ onnxshape_status onnxshape__load_strict_attrs(onnxshape_model *m, graph_node *n,
                                              size_t n_specs, onnxshape_diag *diag) {
   onnxshape_status st = load_attrs(m, n, np, specs, n_specs, diag);
   if (st == ONNXSHAPE_OK) st = kernel_attrs(n, diag);
-  if (st == ONNXSHAPE_OK && n->kind == NODE_CONSTANT) st = load_constant_value(m, n, diag);
+  if (st == ONNXSHAPE_OK && n->op == OP_CONSTANT) st = load_constant_value(m, n, diag);
   return st;
 }

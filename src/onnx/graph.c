@@ -410,7 +410,7 @@ static onnxshape_status load_other_attrs(onnxshape_model *m, model_graph *g, gra
     for (size_t k = 0; k < ap->n_graphs && st == ONNXSHAPE_OK; k++) {
       st = load_subgraph(m, g, scope, n, a->name, &ap->graphs[k], 1, k, diag);
     }
-    if (st == ONNXSHAPE_OK && n->kind == (node_kind)(NODE_AOP + (int)AOP_CONSTANT_OF_SHAPE) &&
+    if (st == ONNXSHAPE_OK && n->op == OP_CONSTANT_OF_SHAPE && n->version > 0 &&
         strcmp(a->name, "value") == 0 && ap->t != NULL) {
       if (n->constant != NULL) {
         return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute 'value' is set twice",
@@ -487,10 +487,10 @@ static onnxshape_status load_node(onnxshape_model *m, model_graph *g, const Onnx
   n->domain = is_default_domain(np->domain) ? "" : np->domain;
   onnxshape_status st = onnxshape__resolve_operator(g->opset, n, np, kernel_specs, &specs, &n_specs, &n_in, diag);
   if (st != ONNXSHAPE_OK) return st;
-  if (!onnxshape__strict_kind(n->kind)) {
+  if ((onnxshape__op_flags(n->op) & OPF_STRICT) == 0) {
     size_t unused;
     const Onnx__FunctionProto *f =
-        n->kind == NODE_OTHER && onnxshape__calls_functions(n->domain)
+        n->op == OP_OTHER && onnxshape__calls_functions(n->domain)
             ? onnxshape__find_function(m, n->domain, n->op_type, overload_of(np->overload), &unused)
             : NULL;
     st = load_other_attrs(m, g, n, np, f != NULL, scopes, diag);

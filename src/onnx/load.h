@@ -116,9 +116,6 @@ onnxshape_status onnxshape__resolve_operator(int64_t opset, graph_node *n,
                                              const Onnx__NodeProto *np, op_attr kernel_specs[2],
                                              const op_attr **specs, size_t *n_specs,
                                              size_t *n_in, onnxshape_diag *diag);
-/* 1 for the nodes checked as strictly as the kernels: Shape, Reshape,
- * Size, Constant, Identity. */
-int onnxshape__strict_kind(node_kind k);
 /* The attributes of a node checked strictly: each defined for its version,
  * of its type, set once, every required one present; the kernels' decoded
  * into their structs (their values checked by the kernels' own rules), and

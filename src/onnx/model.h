@@ -8,24 +8,16 @@
 
 #include <sys/types.h>
 
-#include "aops.h"
+#include "../core/operators.h"
 #include "fileio.h"
 #include "onnxshape.h"
 #include "tensor.h"
 
-/* What a node is: one of the three kernels, Constant or Identity (checked
- * strictly, run by `run`), an operator of ANALYSIS-OPS (aops.h: evaluated by
- * static analysis only, NODE_AOP + its aop), or any other operator of any
- * domain (loaded as far as names and scopes go, never evaluated). */
-typedef enum node_kind {
-  NODE_SHAPE = ONNXSHAPE_OP_SHAPE,
-  NODE_RESHAPE = ONNXSHAPE_OP_RESHAPE,
-  NODE_SIZE = ONNXSHAPE_OP_SIZE,
-  NODE_CONSTANT = 10,
-  NODE_IDENTITY = 11,
-  NODE_OTHER = 12,
-  NODE_AOP = 32
-} node_kind;
+/* The kernel a node of operator `op` is (OPF_KERNEL rows). */
+static inline onnxshape_op node_kernel(operator_id op) {
+  return op == OP_SHAPE ? ONNXSHAPE_OP_SHAPE : op == OP_RESHAPE ? ONNXSHAPE_OP_RESHAPE
+                                                                 : ONNXSHAPE_OP_SIZE;
+}
 
 /* Subgraphs nest at most this deep (LIMIT-SUBGRAPH-DEPTH): each level is
  * decoded from bytes the level above holds, so deeper nesting would cost
@@ -118,8 +110,13 @@ typedef struct graph_node {
   const char *label;  /* the name quoted in messages: name, or "#<index>" when unnamed */
   char unnamed[24];   /* "#<index>" */
   const char *op_type;
-  node_kind kind;     /* NODE_AOP + aop for the operators of aops.h */
-  int version;        /* resolved since_version; 0 when not known (NODE_OTHER) */
+  operator_id op;     /* its row in the operator registry (src/core/operators.h): the kernels,
+                         Constant and Identity are checked strictly and run by `run`; every
+                         other default-domain operator is analysed by its handler; OP_OTHER
+                         for any other domain or name (loaded as far as names and scopes go,
+                         never evaluated) */
+  int version;        /* resolved since_version; 0 when not known (OP_OTHER, or an operator
+                         newer than the model's opset) */
   size_t n_inputs, n_outputs;
   size_t *inputs;     /* slot ids (NO_SLOT: an optional input left empty) */
   size_t *outputs;    /* slot ids (NO_SLOT: an optional output left empty) */

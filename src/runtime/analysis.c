@@ -15,8 +15,6 @@
 #include "../ops/reshape_rules.h"
 #include "../ops/shape_rules.h"
 
-#define AOP(x) ((node_kind)(NODE_AOP + (int)(x)))
-
 /* ---- node access ---------------------------------------------------------- */
 
 
@@ -61,6 +59,22 @@ static int int_list(an_ctx *c, const graph_node *n, const char *name, int since,
   return 1;
 }
 
+/* The number of elements of a list given as attribute `name` (version <
+ * since) or input k, when known (its values need not be): 1 and *len. */
+static int list_length(an_ctx *c, const graph_node *n, const char *name, int since, size_t k,
+                       size_t *len) {
+  if (n->version < since) {
+    const node_attr *a = attr(n, name);
+    if (a == NULL || a->type != ATTR_INTS) return 0;
+    *len = a->n_ints;
+    return 1;
+  }
+  const slot_info *s = in(c, n, k);
+  if (s == NULL || !s->rank_known || s->rank != 1 || !s->dims[0].known) return 0;
+  *len = (size_t)s->dims[0].v;
+  return 1;
+}
+
 /* An axis in [-r, r-1] (or [0, r-1] when negatives are not allowed) as
  * 0..r-1, or -1. */
 static int64_t norm_axis(int64_t axis, size_t r, int negative_ok) {
@@ -78,59 +92,65 @@ static an_elem in_range(an_elem e, int32_t type) {
   return e;
 }
 
-/* x op y for one element pair of an integer type. */
-static an_elem arith(aop op, an_elem x, an_elem y, int32_t type) {
+/* x op y for one element pair of an integer type: exact on numbers; on
+ * expressions (int64 values, which is what shapes are computed in: every
+ * symbol a dim, so exact integer arithmetic; a result past int64 would be
+ * an overflow the specification does not determine) the sum, difference,
+ * product, min and max, and a quotient where it is exact or both operands
+ * are >= 0 (then truncation is floor division). */
+static an_elem arith(an_ctx *c, operator_id op, an_elem x, an_elem y, int32_t type) {
   int64_t r;
   if (x.known && y.known) {
     int64_t a = x.v, b = y.v;
     switch (op) {
-      case AOP_ADD: if (__builtin_add_overflow(a, b, &r)) return an_unknown(); break;
-      case AOP_SUB: if (__builtin_sub_overflow(a, b, &r)) return an_unknown(); break;
-      case AOP_MUL: if (__builtin_mul_overflow(a, b, &r)) return an_unknown(); break;
-      case AOP_DIV:
+      case OP_ADD: if (__builtin_add_overflow(a, b, &r)) return an_unknown(); break;
+      case OP_SUB: if (__builtin_sub_overflow(a, b, &r)) return an_unknown(); break;
+      case OP_MUL: if (__builtin_mul_overflow(a, b, &r)) return an_unknown(); break;
+      case OP_DIV:
         /* Integer Div truncates toward zero (C++ and onnxruntime; the
          * specification does not say, docs/analysis.md): a division by zero
          * or INT64_MIN / -1 is not determined. */
         if (b == 0 || (a == INT64_MIN && b == -1)) return an_unknown();
         r = a / b;
         break;
-      case AOP_MIN: r = a < b ? a : b; break;
-      case AOP_MAX: r = a > b ? a : b; break;
-      case AOP_EQUAL: return an_num(a == b);
+      case OP_MIN: r = a < b ? a : b; break;
+      case OP_MAX: r = a > b ? a : b; break;
+      case OP_EQUAL: return an_num(a == b);
       default: return an_unknown();
     }
     return in_range(an_num(r), type);
   }
-  /* Symbols: the cases whose result does not depend on the symbol's value. */
-  int same = same_elem(x, y) && x.param != NULL;
-  switch (op) {
-    case AOP_ADD:
-      if (y.known && y.v == 0) return x;
-      if (x.known && x.v == 0) return y;
-      break;
-    case AOP_SUB:
-      if (y.known && y.v == 0) return x;
-      if (same) return an_num(0);
-      break;
-    case AOP_MUL:
-      if (y.known && y.v == 1) return x;
-      if (x.known && x.v == 1) return y;
-      if ((y.known && y.v == 0 && x.param != NULL) || (x.known && x.v == 0 && y.param != NULL)) {
-        return an_num(0); /* a symbolic dim is a finite number */
-      }
-      break;
-    case AOP_DIV:
-      if (y.known && y.v == 1) return x;
-      break;
-    case AOP_MIN: case AOP_MAX:
-      if (same) return x;
-      break;
-    case AOP_EQUAL:
-      if (same) return an_num(1);
-      break;
-    default: break;
+  if (!an_is_set(x) || !an_is_set(y)) return an_unknown();
+  an_exprs *e = c->x;
+  if (op == OP_EQUAL) {
+    return an_expr_same(e, x, y) ? an_num(1) : an_expr_differ(e, x, y) ? an_num(0) : an_unknown();
   }
-  return an_unknown();
+  if (type != ONNXSHAPE_TYPE_INT64) {
+    /* Other types may wrap or lose the value: only what does not depend
+     * on it. */
+    int same = same_elem(c, x, y);
+    if ((op == OP_ADD || op == OP_SUB) && y.known && y.v == 0) return x;
+    if (op == OP_ADD && x.known && x.v == 0) return y;
+    if ((op == OP_MUL || op == OP_DIV) && y.known && y.v == 1) return x;
+    if (op == OP_MUL && x.known && x.v == 1) return y;
+    if ((op == OP_MIN || op == OP_MAX) && same) return x;
+    if (op == OP_SUB && same) return an_num(0);
+    return an_unknown();
+  }
+  switch (op) {
+    case OP_ADD: return an_expr_add(e, x, y);
+    case OP_SUB: return an_expr_sub(e, x, y);
+    case OP_MUL: return an_expr_mul(e, x, y);
+    case OP_MIN: return an_expr_min(e, x, y);
+    case OP_MAX: return an_expr_max(e, x, y);
+    case OP_DIV: {
+      an_elem q = an_expr_div_exact(e, x, y);
+      if (an_is_set(q)) return q;
+      if (y.known && y.v > 0 && an_expr_nonneg(e, x)) return an_expr_floor_div(e, x, y.v);
+      return an_unknown();
+    }
+    default: return an_unknown();
+  }
 }
 
 /* ---- broadcasting ------------------------------------------------------------ */
@@ -147,30 +167,35 @@ static int broadcast_dims(an_ctx *c, slot_info *out, slot_info *const *ins, size
   if (!an_charge(c, an_mul(2 * (uint64_t)rank, k))) return 0; /* two passes over k dims */
   if (!an_set_rank(c, out, rank)) return 0;
   for (size_t d = 0; d < rank; d++) {
-    an_elem r = an_num(1);
-    int fixed = 0; /* r is a dim other than 1 */
+    /* A valid model has, at each position, dims that are 1 or one and the
+     * same n: a number other than 1 is n (a dim not known, or an
+     * expression, is then 1 or n); without one, n is the dims' common
+     * expression when they have one. */
+    an_elem num = an_unknown(), expr = an_unknown();
+    int nums_agree = 1, exprs_agree = 1, any_unknown = 0;
     for (size_t i = 0; i < k; i++) {
       const slot_info *s = ins[i];
       if (d + s->rank < rank) continue; /* a missing leading dim is 1 */
       an_elem e = s->dims[d + s->rank - rank];
-      if (e.known && e.v == 1) continue;
-      if (!fixed) {
-        r = e;
-        fixed = 1;
-      } else if (!same_elem(r, e)) {
-        r = an_unknown(); /* different (an error at run time) or not known */
+      if (e.known) {
+        if (e.v == 1) continue;
+        if (num.known && num.v != e.v) nums_agree = 0; /* an error at run time */
+        num = e;
+      } else if (!an_is_set(e)) {
+        any_unknown = 1;
+      } else if (!an_is_set(expr)) {
+        expr = e;
+      } else if (!same_elem(c, expr, e)) {
+        exprs_agree = 0;
       }
     }
-    /* A symbol may be 1 at run time, where another input's dim wins. */
-    if (fixed && !r.known) {
-      for (size_t i = 0; i < k; i++) {
-        const slot_info *s = ins[i];
-        if (d + s->rank < rank) continue;
-        an_elem e = s->dims[d + s->rank - rank];
-        if (!same_elem(e, r) && !(e.known && e.v == 1)) r = an_unknown();
-      }
+    if (num.known) {
+      out->dims[d] = nums_agree ? num : an_unknown();
+    } else if (any_unknown || !exprs_agree) {
+      out->dims[d] = an_unknown();
+    } else {
+      out->dims[d] = an_is_set(expr) ? expr : an_num(1);
     }
-    out->dims[d] = r;
   }
   return 1;
 }
@@ -195,7 +220,8 @@ static size_t source_index(const slot_info *s, const an_elem *od, size_t r, size
  * (any number), Where (condition, x, y). Versions before 7 (8 for Min and
  * Max) do not broadcast multidirectionally: there the output is evaluated
  * only when every input has the same dims. */
-static int eval_elementwise(an_ctx *c, const graph_node *n, aop op) {
+static int eval_elementwise(an_ctx *c, const graph_node *n) {
+  operator_id op = n->op;
   slot_info *out = &c->slots[n->outputs[0]];
   size_t k = n->n_inputs;
   slot_info *ins[3];
@@ -203,10 +229,10 @@ static int eval_elementwise(an_ctx *c, const graph_node *n, aop op) {
   if (list == NULL) return 0;
   for (size_t i = 0; i < k; i++) list[i] = in(c, n, i);
   if (k == 0) return 1;
-  const slot_info *x = op == AOP_WHERE ? (k == 3 ? list[1] : NULL) : list[0];
+  const slot_info *x = op == OP_WHERE ? (k == 3 ? list[1] : NULL) : list[0];
   if (x == NULL) return 1;
-  out->type = op == AOP_EQUAL ? ONNXSHAPE_TYPE_BOOL : x->type;
-  int legacy = (op == AOP_MIN || op == AOP_MAX) ? n->version < 8 : n->version < 7;
+  out->type = op == OP_EQUAL ? ONNXSHAPE_TYPE_BOOL : x->type;
+  int legacy = (op == OP_MIN || op == OP_MAX) ? n->version < 8 : n->version < 7;
   if (legacy) {
     if (x->rank_known && !an_charge(c, an_mul(k, x->rank))) return 0;
     for (size_t i = 1; i < k; i++) {
@@ -215,7 +241,7 @@ static int eval_elementwise(an_ctx *c, const graph_node *n, aop op) {
         return 1;
       }
       for (size_t d = 0; d < x->rank; d++) {
-        if (!same_elem(list[i]->dims[d], x->dims[d]) || !x->dims[d].known) return 1;
+        if (!same_elem(c, list[i]->dims[d], x->dims[d]) || !x->dims[d].known) return 1;
       }
     }
   }
@@ -230,7 +256,7 @@ static int eval_elementwise(an_ctx *c, const graph_node *n, aop op) {
   if (!an_afford(c, n, an_mul(an_mul(count, k), (uint64_t)out->rank + 1))) return 1;
   if (!an_set_vals(c, out, count)) return 0;
   for (size_t f = 0; f < count; f++) {
-    if (op == AOP_WHERE) {
+    if (op == OP_WHERE) {
       an_elem cond = list[0]->vals[source_index(list[0], out->dims, out->rank, f)];
       if (cond.known) {
         const slot_info *pick = cond.v != 0 ? list[1] : list[2];
@@ -240,7 +266,7 @@ static int eval_elementwise(an_ctx *c, const graph_node *n, aop op) {
     }
     an_elem r = list[0]->vals[source_index(list[0], out->dims, out->rank, f)];
     for (size_t i = 1; i < k; i++) {
-      r = arith(op, r, list[i]->vals[source_index(list[i], out->dims, out->rank, f)], out->type);
+      r = arith(c, op, r, list[i]->vals[source_index(list[i], out->dims, out->rank, f)], out->type);
     }
     out->vals[f] = r;
   }
@@ -364,6 +390,32 @@ static int slice_range(int64_t dim, int64_t start, int64_t end, int64_t step, in
   return 1;
 }
 
+/* The count of a slice of a dim that is an expression, step > 0: each end
+ * clamped as the specification says (a value >= 0 to min(v, D), a
+ * negative one to max(D + v, 0); INT64_MAX is D), the count
+ * ceil(max(end - start, 0) / step). */
+static an_elem slice_count_expr(an_ctx *c, an_elem d, int64_t start, int64_t end, int64_t step) {
+  an_exprs *x = c->x;
+  int64_t ends[2] = {start, end};
+  an_elem at[2];
+  for (int k = 0; k < 2; k++) {
+    int64_t v = ends[k];
+    at[k] = v == INT64_MAX ? d
+            : v >= 0       ? an_expr_min(x, an_num(v), d)
+                           : an_expr_max(x, an_expr_add(x, d, an_num(v)), an_num(0));
+  }
+  /* Through the end: D - min(s, D) is max(D - s, 0); D - max(D + s, 0) is
+   * min(-s, D) (s > INT64_MIN: a negative start past -D clamps to 0). */
+  an_elem span = end != INT64_MAX   ? an_expr_max(x, an_expr_sub(x, at[1], at[0]), an_num(0))
+                 : start >= 0       ? an_expr_max(x, an_expr_sub(x, d, an_num(start)), an_num(0))
+                 : start > INT64_MIN ? an_expr_min(x, an_num(-start), d)
+                                     : d;
+  return an_expr_ceil_div(x, span, step);
+}
+
+/* Slice (starts, ends: attributes before 10, inputs from 10, with axes and
+ * steps). Dims not sliced stay; a sliced dim is a number, or an
+ * expression (step > 0); the elements of a 1-D input are taken. */
 static int eval_slice(an_ctx *c, const graph_node *n) {
   slot_info *data = in(c, n, 0);
   slot_info *out = &c->slots[n->outputs[0]];
@@ -379,49 +431,58 @@ static int eval_slice(an_ctx *c, const graph_node *n) {
   int ok_a = int_list(c, n, "axes", 10, 3, axes, 64, &na, &absent_a);
   int ok_st = n->version >= 10 ? int_list(c, n, "steps", 10, 4, steps, 64, &nst, &absent_st) : 0;
   if (n->version < 10) absent_st = 1;
-  if (!ok_s || !ok_e || ns != ne || (!ok_a && !absent_a) || (!ok_st && !absent_st)) {
-    /* The rank stays; sliced dims are not known. */
-    if (!an_set_rank(c, out, r)) return 0;
+  if (!an_set_rank(c, out, r)) return 0;
+  for (size_t i = 0; i < r; i++) out->dims[i] = data->dims[i];
+  /* Which dims are sliced: the axes (or 0, 1, ... as many as starts has
+   * elements, when the count is known); every dim when that is unknown. */
+  size_t count_s;
+  int n_known = ok_s ? (count_s = ns, 1) : list_length(c, n, "starts", 10, 1, &count_s);
+  if ((!ok_a && !absent_a) || (absent_a && !n_known) || r > 64) {
     for (size_t i = 0; i < r; i++) out->dims[i] = an_unknown();
     return 1;
   }
   if (absent_a) {
-    if (ns > r) return 1;
-    for (size_t i = 0; i < ns; i++) axes[i] = (int64_t)i;
-    na = ns;
+    if (count_s > r) return 1;
+    for (size_t i = 0; i < count_s; i++) axes[i] = (int64_t)i;
+    na = count_s;
   }
+  unsigned char sliced[64] = {0};
+  for (size_t i = 0; i < na; i++) {
+    /* An axis out of range (negative ones before version 10) or repeated:
+     * an error at run time, so nothing is known of the output. */
+    int64_t a = norm_axis(axes[i], r, n->version >= 10);
+    if (a < 0 || sliced[a]) {
+      out->rank_known = 0;
+      return 1;
+    }
+    axes[i] = a;
+    sliced[a] = 1;
+    out->dims[a] = an_unknown();
+  }
+  if (!ok_s || !ok_e || ns != ne || na != ns || (!ok_st && !absent_st)) return 1;
   if (absent_st) {
     for (size_t i = 0; i < ns; i++) steps[i] = 1;
     nst = ns;
   }
-  if (na != ns || nst != ns) return 1;
+  if (nst != ns) return 1;
   int64_t first[64], count[64], step_of[64];
-  unsigned char sliced[64] = {0};
-  if (r > 64) return 1;
-  for (size_t i = 0; i < ns; i++) {
-    /* An axis out of range (negative ones before version 10) or repeated:
-     * an error at run time, so nothing is known of the output. */
-    axes[i] = norm_axis(axes[i], r, n->version >= 10);
-    if (axes[i] < 0 || sliced[axes[i]]) return 1;
-    sliced[axes[i]] = 1;
-  }
-  if (!an_set_rank(c, out, r)) return 0;
-  for (size_t i = 0; i < r; i++) out->dims[i] = data->dims[i];
   for (size_t i = 0; i < ns; i++) {
     int64_t ax = axes[i];
     an_elem d = data->dims[ax];
-    if (!d.known || !slice_range(d.v, starts[i], ends[i], steps[i], &first[ax], &count[ax])) {
-      out->dims[ax] = an_unknown();
-      continue;
-    }
     step_of[ax] = steps[i];
-    out->dims[ax] = an_num(count[ax]);
+    if (d.known && slice_range(d.v, starts[i], ends[i], steps[i], &first[ax], &count[ax])) {
+      out->dims[ax] = an_num(count[ax]);
+    } else if (!d.known && an_is_set(d) && steps[i] > 0) {
+      out->dims[ax] = slice_count_expr(c, d, starts[i], ends[i], steps[i]);
+    }
   }
-  if (r != 1 || !data->vals_known || !out->dims[0].known) return 1;
+  if (r != 1 || !data->vals_known || !out->dims[0].known || !sliced[0]) {
+    if (r == 1 && data->vals_known && !sliced[0]) return an_copy(c, out, data);
+    return 1;
+  }
   size_t cnt = (size_t)out->dims[0].v;
   if (!an_set_vals(c, out, cnt)) return 0;
-  int64_t f = sliced[0] ? first[0] : 0, st = sliced[0] ? step_of[0] : 1;
-  for (size_t i = 0; i < cnt; i++) out->vals[i] = data->vals[f + (int64_t)i * st]; /* i < cnt: no overflow */
+  for (size_t i = 0; i < cnt; i++) out->vals[i] = data->vals[first[0] + (int64_t)i * step_of[0]]; /* i < cnt: no overflow */
   return 1;
 }
 
@@ -447,19 +508,19 @@ static int eval_concat(an_ctx *c, const graph_node *n) {
   if (!an_set_rank(c, out, r)) return 0;
   for (size_t d = 0; d < r; d++) {
     if ((int64_t)d == axis) {
-      int64_t sum = 0;
-      int known = 1;
-      for (size_t i = 0; i < n->n_inputs && known; i++) {
-        an_elem e = in(c, n, i)->dims[d];
-        known = e.known && !__builtin_add_overflow(sum, e.v, &sum);
-      }
-      out->dims[d] = known ? an_num(sum) : an_unknown();
+      an_elem sum = an_num(0);
+      for (size_t i = 0; i < n->n_inputs; i++) sum = an_expr_add(c->x, sum, in(c, n, i)->dims[d]);
+      out->dims[d] = sum;
       continue;
     }
+    /* The other dims are equal in a valid model: a number if any is one,
+     * else an expression; the expressions are recorded as equal. */
     an_elem e = an_unknown();
-    for (size_t i = 0; i < n->n_inputs && !e.known; i++) {
+    for (size_t i = 0; i < n->n_inputs; i++) {
       an_elem x = in(c, n, i)->dims[d];
-      if (x.known || (e.param == NULL && x.param != NULL)) e = x;
+      if (!an_is_set(x)) continue;
+      if (an_is_set(e)) an_equate(c, e, x);
+      if (!e.known) e = x;
     }
     out->dims[d] = e;
   }
@@ -622,7 +683,7 @@ static int eval_reduce_prod(an_ctx *c, const graph_node *n) {
   if (!x->vals_known || !is_int_type(x->type)) return 1;
   if (!an_set_vals(c, out, 1) || !an_charge(c, x->n_vals)) return 0;
   an_elem p = an_num(1);
-  for (size_t i = 0; i < x->n_vals; i++) p = arith(AOP_MUL, p, x->vals[i], out->type);
+  for (size_t i = 0; i < x->n_vals; i++) p = arith(c, OP_MUL, p, x->vals[i], out->type);
   out->vals[0] = p;
   return 1;
 }
@@ -664,7 +725,15 @@ static onnxshape_status eval_size(an_ctx *c, const graph_node *n, onnxshape_diag
     onnxshape_status st = onnxshape_size_infer(n->version, x->type, diag);
     if (st != ONNXSHAPE_OK) return st;
   }
-  if (!x->rank_known || !an_all_known(x->dims, x->rank)) return ONNXSHAPE_OK;
+  if (!x->rank_known) return ONNXSHAPE_OK;
+  if (!an_all_known(x->dims, x->rank)) {
+    /* The product of the dims' expressions. */
+    if (!an_charge(c, x->rank)) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+    an_elem p = an_num(1);
+    for (size_t i = 0; i < x->rank; i++) p = an_expr_mul(c->x, p, x->dims[i]);
+    out->vals[0] = p;
+    return ONNXSHAPE_OK;
+  }
   int64_t *dims = an_alloc(c, x->rank, sizeof(int64_t));
   if (dims == NULL) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
   for (size_t i = 0; i < x->rank; i++) dims[i] = x->dims[i].v;
@@ -692,70 +761,50 @@ static onnxshape_status reshape_symbolic(an_ctx *c, const graph_node *n, const s
   if (st != ONNXSHAPE_OK) return st;
   int allowzero = n->reshape_attrs.has_allowzero && n->reshape_attrs.allowzero == 1;
   if (!an_set_rank(c, out, len)) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  /* The target's values as the output's dims: a 0 (allowzero = 0) copies
+   * the input's dim; an expression is the dim when it is >= 0 and, with
+   * allowzero = 0, cannot be a 0 that copies something else (it is the
+   * input's dim there). One that may be negative may be -1: then nothing
+   * is known of the -1. */
   size_t minus = len;
+  int all_nonneg = 1;
+  unsigned char *copied = an_alloc(c, len, 1);
+  if (copied == NULL) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
   for (size_t i = 0; i < len; i++) {
-    int64_t v = target[i].v;
-    if (!target[i].known) {
-      /* A symbol M is a dim, >= 0: with allowzero = 0 a 0 would copy the input's
-       * dim instead, so the output dim is M only when that is M too. */
-      int sure = allowzero || (x->rank_known && i < x->rank && same_elem(x->dims[i], target[i]));
-      out->dims[i] = sure ? an_sym(target[i].param) : an_unknown();
-    } else if (v == -1) {
+    an_elem t = target[i];
+    int has_input_dim = x->rank_known && i < x->rank;
+    copied[i] = 0;
+    if (!t.known) {
+      int nonneg = an_expr_nonneg(c->x, t);
+      all_nonneg &= nonneg;
+      int sure = nonneg && (allowzero || (has_input_dim && same_elem(c, x->dims[i], t)));
+      out->dims[i] = sure ? t : an_unknown();
+    } else if (t.v == -1) {
       minus = i;
       out->dims[i] = an_unknown();
-    } else if (v == 0 && !allowzero) {
-      out->dims[i] = x->rank_known && i < x->rank ? x->dims[i] : an_unknown();
+    } else if (t.v == 0 && !allowzero) {
+      copied[i] = 1;
+      out->dims[i] = has_input_dim ? x->dims[i] : an_unknown();
     } else {
-      out->dims[i] = an_num(v);
+      out->dims[i] = an_num(t.v);
     }
   }
-  /* -1 from [N,3,4] to [0,-1]: when every input dim that is not a number is
-   * copied in place by a 0 (or met by the same symbol), the symbols cancel
-   * and -1 = (known input) / (known target). */
-  if (minus == len || !x->rank_known) return ONNXSHAPE_OK;
-  unsigned char *matched = an_alloc(c, len, 1);
-  /* each input symbol looks for its match among the output's dims */
-  if (matched == NULL || !an_charge(c, an_mul(x->rank, len))) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
-  memset(matched, 0, len);
-  for (size_t i = 0; i < x->rank && i < len; i++) {
-    matched[i] = !allowzero && target[i].known && target[i].v == 0;
-  }
-  int64_t num = 1, den = 1;
-  const char *left = NULL; /* the one input symbol nothing cancels, if any */
+  /* The -1: the input's element count over the other dims', each dim a 0
+   * copies left out of both (the same on each side, known or not), when
+   * the quotient is exact ([N,3,4] to [0,-1]: 12; to [-1,12]: N). */
+  if (minus == len || !x->rank_known || !all_nonneg) return ONNXSHAPE_OK;
+  if (!an_charge(c, (uint64_t)x->rank + len)) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  an_elem num = an_num(1), den = an_num(1);
   for (size_t i = 0; i < x->rank; i++) {
-    int copied = !allowzero && i < len && target[i].known && target[i].v == 0;
-    if (copied) {
-      matched[i] = 1;
-      continue;
-    }
-    if (!x->dims[i].known) {
-      /* the same symbol elsewhere in the output cancels it */
-      size_t k = 0;
-      while (k < len && (k == minus || matched[k] || !same_elem(out->dims[k], x->dims[i]) ||
-                         x->dims[i].param == NULL)) {
-        k++;
-      }
-      if (k < len) {
-        matched[k] = 1;
-      } else if (left == NULL && x->dims[i].param != NULL) {
-        left = x->dims[i].param; /* [N,3,4] to [-1,12]: the -1 is N */
-      } else {
-        return ONNXSHAPE_OK;
-      }
-      continue;
-    }
-    if (!onnxshape__mul_nonneg(num, x->dims[i].v, &num)) return ONNXSHAPE_OK;
+    if (i < len && copied[i]) continue;
+    num = an_expr_mul(c->x, num, x->dims[i]);
   }
   for (size_t i = 0; i < len; i++) {
-    if (i == minus || matched[i]) continue;
-    if (!out->dims[i].known) return ONNXSHAPE_OK;
-    if (!onnxshape__mul_nonneg(den, out->dims[i].v, &den)) return ONNXSHAPE_OK;
+    if (i == minus || copied[i]) continue;
+    den = an_expr_mul(c->x, den, out->dims[i]);
   }
-  if (left != NULL) {
-    if (num == den && den != 0) out->dims[minus] = an_sym(left);
-  } else if (den != 0 && num % den == 0) {
-    out->dims[minus] = an_num(num / den);
-  }
+  if (!an_is_set(num) || !an_is_set(den) || (den.known && den.v == 0)) return ONNXSHAPE_OK;
+  out->dims[minus] = an_expr_div_exact(c->x, num, den);
   return ONNXSHAPE_OK;
 }
 
@@ -817,75 +866,47 @@ static onnxshape_status eval_reshape(an_ctx *c, const graph_node *n, onnxshape_d
   return ONNXSHAPE_OK;
 }
 
-/* ---- dispatch ------------------------------------------------------------------ */
+/* ---- the handlers (called through the operator registry, registry.c) ---------- */
 
-int an_evaluates(const graph_node *n) {
-  if (n->kind == NODE_OTHER) return 0;
-  return n->kind != AOP(AOP_LOOP) && n->kind != AOP(AOP_SCAN);
-}
-
-
-onnxshape_status an_stopped(an_ctx *c, const graph_node *n) {
-  if (!c->out_of_work) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
-  for (size_t i = 0; i < n->n_outputs; i++) {
-    if (n->outputs[i] != NO_SLOT) memset(&c->slots[n->outputs[i]], 0, sizeof(slot_info));
+/* A handler of the operators whose first output is all they compute:
+ * nothing to do when it is left empty. */
+#define FIRST_OUTPUT(h, call)                                                              \
+  onnxshape_status onnxshape__an_op_##h(an_ctx *c, const graph_node *n, onnxshape_diag *diag) { \
+    (void)diag;                                                                            \
+    if (n->n_outputs == 0 || n->outputs[0] == NO_SLOT) return ONNXSHAPE_OK;                \
+    return (call) ? ONNXSHAPE_OK : ONNXSHAPE_ERR_OUT_OF_MEMORY;                            \
   }
-  count_stopped(c, n);
-  return ONNXSHAPE_OK;
+FIRST_OUTPUT(cast, eval_cast(c, n))
+FIRST_OUTPUT(gather, eval_gather(c, n))
+FIRST_OUTPUT(slice, eval_slice(c, n))
+FIRST_OUTPUT(concat, eval_concat(c, n))
+FIRST_OUTPUT(unsqueeze, eval_squeeze(c, n, 1))
+FIRST_OUTPUT(squeeze, eval_squeeze(c, n, 0))
+FIRST_OUTPUT(arith, eval_elementwise(c, n))
+FIRST_OUTPUT(not, eval_not(c, n))
+FIRST_OUTPUT(constant_of_shape, eval_constant_of_shape(c, n))
+FIRST_OUTPUT(range, eval_range(c, n))
+FIRST_OUTPUT(reduce_prod, eval_reduce_prod(c, n))
+FIRST_OUTPUT(constant, an_from_tensor(c, &c->slots[n->outputs[0]], &n->constant->view, 1))
+#undef FIRST_OUTPUT
+
+onnxshape_status onnxshape__an_op_shape(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
+  return eval_shape(c, n, diag);
 }
 
-/* The node's own evaluation (an_eval). */
-static onnxshape_status eval_node(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
-  int ok = 1;
-  switch (n->kind) {
-    case NODE_SHAPE: return eval_shape(c, n, diag);
-    case NODE_SIZE: return eval_size(c, n, diag);
-    case NODE_RESHAPE: return eval_reshape(c, n, diag);
-    case NODE_CONSTANT:
-      ok = an_from_tensor(c, &c->slots[n->outputs[0]], &n->constant->view, 1);
-      break;
-    case NODE_IDENTITY: {
-      const slot_info *x = in(c, n, 0);
-      if (x->type != 0) {
-        onnxshape_status st = onnxshape__identity_check(n->version, x->type, diag);
-        if (st != ONNXSHAPE_OK) return st;
-      }
-      ok = eval_copy(c, n);
-      break;
-    }
-    case NODE_OTHER: return ONNXSHAPE_OK;
-    default: {
-      if (n->n_outputs == 0 || n->outputs[0] == NO_SLOT) return ONNXSHAPE_OK;
-      aop op = (aop)(n->kind - NODE_AOP);
-      switch (op) {
-        case AOP_CAST: ok = eval_cast(c, n); break;
-        case AOP_GATHER: ok = eval_gather(c, n); break;
-        case AOP_SLICE: ok = eval_slice(c, n); break;
-        case AOP_CONCAT: ok = eval_concat(c, n); break;
-        case AOP_UNSQUEEZE: ok = eval_squeeze(c, n, 1); break;
-        case AOP_SQUEEZE: ok = eval_squeeze(c, n, 0); break;
-        case AOP_ADD: case AOP_SUB: case AOP_MUL: case AOP_DIV: case AOP_EQUAL:
-        case AOP_MIN: case AOP_MAX: case AOP_WHERE:
-          ok = eval_elementwise(c, n, op);
-          break;
-        case AOP_NOT: ok = eval_not(c, n); break;
-        case AOP_CONSTANT_OF_SHAPE: ok = eval_constant_of_shape(c, n); break;
-        case AOP_RANGE: ok = eval_range(c, n); break;
-        case AOP_REDUCE_PROD: ok = eval_reduce_prod(c, n); break;
-        default: break; /* If: from its branches (infer.c); Loop, Scan: declarations */
-      }
-    }
+onnxshape_status onnxshape__an_op_size(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
+  return eval_size(c, n, diag);
+}
+
+onnxshape_status onnxshape__an_op_reshape(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
+  return eval_reshape(c, n, diag);
+}
+
+onnxshape_status onnxshape__an_op_identity(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
+  const slot_info *x = in(c, n, 0);
+  if (x->type != 0) {
+    onnxshape_status st = onnxshape__identity_check(n->version, x->type, diag);
+    if (st != ONNXSHAPE_OK) return st;
   }
-  if (!ok) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
-  return ONNXSHAPE_OK;
-}
-
-onnxshape_status an_eval(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
-  c->out_of_work = 0;
-  /* Every node: its inputs and outputs looked at. */
-  onnxshape_status st = an_charge(c, 1 + (uint64_t)n->n_inputs + n->n_outputs)
-                            ? eval_node(c, n, diag)
-                            : ONNXSHAPE_ERR_OUT_OF_MEMORY;
-  if (st == ONNXSHAPE_ERR_OUT_OF_MEMORY && c->out_of_work) return an_stopped(c, n);
-  return st;
+  return eval_copy(c, n) ? ONNXSHAPE_OK : ONNXSHAPE_ERR_OUT_OF_MEMORY;
 }

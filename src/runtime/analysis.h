@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "../onnx/arena.h"
+#include "expr.h"
 #include "runtime.h"
 
 /* The analyser's external names carry the library's prefix: these
@@ -22,6 +23,8 @@
 #define an_all_unknown onnxshape__an_all_unknown
 #define an_evaluates onnxshape__an_evaluates
 #define an_eval onnxshape__an_eval
+#define an_handler onnxshape__an_handler
+#define an_if_taken onnxshape__an_if_taken
 #define an_stopped onnxshape__an_stopped
 #define an_portability onnxshape__an_portability
 #define int_type_of onnxshape__an_int_type_of
@@ -34,16 +37,14 @@
 #define count_stopped onnxshape__an_count_stopped
 #define an_afford onnxshape__an_afford
 
-/* An element (a dim or a value): a number, a symbol, or unknown. */
-typedef struct an_elem {
-  int known;
-  int64_t v;
-  const char *param; /* the symbol when not known, or NULL */
-} an_elem;
+/* An element (a dim or an integer value): a number (known), an
+ * expression over symbols (e, expr.h), or unknown. */
+typedef an_val an_elem;
 
-static inline an_elem an_num(int64_t v) { return (an_elem){1, v, NULL}; }
-static inline an_elem an_sym(const char *param) { return (an_elem){0, -1, param}; }
-static inline an_elem an_unknown(void) { return (an_elem){0, -1, NULL}; }
+static inline an_elem an_num(int64_t v) { return an_val_num(v); }
+static inline an_elem an_unknown(void) { return an_val_unknown(); }
+/* 1 for a number or an expression. */
+static inline int an_is_set(an_elem e) { return e.known || e.e != NULL; }
 
 /* What is known of a value. */
 typedef struct slot_info {
@@ -82,11 +83,16 @@ static inline uint64_t an_work_limit(size_t len) {
 
 typedef struct an_ctx {
   onnxshape__arena *arena; /* all analysis memory */
+  an_exprs *x;             /* the expressions of dims and values */
+  int certain;             /* the node being evaluated runs whenever the model does (not in a
+                              subgraph that may not run): only then does what a valid model
+                              requires of it hold (an_equate) */
   slot_info *slots;        /* by slot id */
   uint64_t work_left;      /* units this analysis may still spend */
   uint64_t work_used;      /* units spent */
   int out_of_work;         /* the node being evaluated could not afford its work */
   size_t nodes_out_of_work; /* nodes whose outputs were left unknown for the budget */
+  size_t texts_dropped;    /* results' expressions shown as not known (infer.c, text_of) */
   const void *last_stopped; /* the node counted last (each node counts once) */
   size_t memory_soft;      /* the arena's `taken` past which evaluation stops as it does at
                               the work budget (the rest is for the results) */
@@ -125,9 +131,22 @@ int an_copy(an_ctx *c, slot_info *out, const slot_info *in);
 int an_join(an_ctx *c, slot_info *out, const slot_info *a, const slot_info *b);
 int an_all_known(const an_elem *x, size_t n);
 int an_all_unknown(const an_elem *x, size_t n);
-/* 1 when analysis evaluates node n's outputs (kernels, Constant, Identity,
- * the operators of aops.h but Loop and Scan). */
+/* A handler of the operator registry (src/core/operators.h): evaluates
+ * node n into its output slots (what it leaves unset is unknown), with
+ * an_eval's results. */
+typedef onnxshape_status (*an_op_fn)(an_ctx *c, const graph_node *n, onnxshape_diag *diag);
+#define ONNXSHAPE__AN_DECLARE(id, name, handler, flags, since) \
+  onnxshape_status onnxshape__an_op_##handler(an_ctx *c, const graph_node *n, onnxshape_diag *diag);
+ONNXSHAPE__OPERATORS(ONNXSHAPE__AN_DECLARE)
+#undef ONNXSHAPE__AN_DECLARE
+/* Operator op's handler (onnxshape__an_op_none: not evaluated). */
+an_op_fn an_handler(operator_id op);
+/* 1 when analysis evaluates node n's outputs: a handler other than none,
+ * at a version the model's opset has. */
 int an_evaluates(const graph_node *n);
+/* If node n: the branch its condition takes (0 then, 1 else), or -1 when
+ * the condition is not known. */
+int an_if_taken(an_ctx *c, const graph_node *n);
 /* Evaluates node n into its output slots: ONNXSHAPE_OK (also when the
  * work budget ran out: the outputs are then unknown, and
  * c->nodes_out_of_work counts the node); the kernels' status of a Shape,
@@ -171,8 +190,17 @@ int read_elem(const onnxshape_tensor *t, size_t i, int64_t *v);
 /* The element count of s when its dims are all numbers and it is at most
  * MAX_ENUM: 1 and *n; else 0. */
 int small_count(const slot_info *s, size_t *n);
-/* 1 when a and b are the same number or the same symbol. */
-int same_elem(an_elem a, an_elem b);
+/* 1 when a and b are the same number or the same expression (symbols a
+ * valid model makes equal merged). */
+int same_elem(an_ctx *c, an_elem a, an_elem b);
+/* Records that a valid model makes a and b equal, when the node being
+ * evaluated is certain to run (a contradiction is left for check). */
+void an_equate(an_ctx *c, an_elem a, an_elem b);
+/* The symbol `name` (a dim_param), or its number when it is bound. */
+an_elem an_sym(an_ctx *c, const char *name);
+/* The expression charge function of c (expr.h): work, and the
+ * evaluation's share of memory. */
+int an_expr_charge(void *c, uint64_t units);
 /* n items of `size`, or NULL when memory or the budget ran out (the
  * caller fills them: n units of work are charged). */
 void *an_alloc(an_ctx *c, size_t n, size_t size);

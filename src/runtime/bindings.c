@@ -19,12 +19,6 @@ static const binding *binding_of(const an_bindings *a, const char *sym) {
   return NULL;
 }
 
-an_elem onnxshape__bind_symbol(const an_bindings *a, an_elem e) {
-  if (e.known || e.param == NULL) return e;
-  const binding *b = binding_of(a, e.param);
-  return b != NULL ? an_num(b->value) : e;
-}
-
 /* Calls visit(ctx, symbol) for each dim_param of every declaration of the
  * model (inputs, outputs, value_info and sparse initializers of every
  * graph) until it returns nonzero; returns that, or 0. */

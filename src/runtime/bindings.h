@@ -26,7 +26,5 @@ typedef struct an_bindings {
 onnxshape_status onnxshape__take_bindings(const onnxshape_model *m, const onnxshape_infer_options *o,
                                           onnxshape__arena *arena, an_bindings *b,
                                           onnxshape_diag *diag);
-/* A symbol's binding, or the element as it is. */
-an_elem onnxshape__bind_symbol(const an_bindings *b, an_elem e);
 
 #endif

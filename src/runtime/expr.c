@@ -48,6 +48,7 @@ struct an_exprs {
   table atoms, exprs;
   sterm *scratch[3]; /* three polynomials in flight at most */
   uint64_t epoch;     /* bumped by each merge of symbols */
+  size_t text_left;   /* bytes the texts may still take (an_exprs_text_budget) */
   uint64_t fresh;     /* fresh symbols made */
 };
 
@@ -56,6 +57,8 @@ typedef struct an_expr_full {
   an_expr e;
   const an_expr *resolved;
   uint64_t resolved_epoch;
+  const char *text; /* its text, once made */
+  int too_long;     /* its text is longer than AN_EXPR_TEXT_MAX */
   uint32_t depth; /* nesting of atoms inside */
 } an_expr_full;
 
@@ -144,6 +147,7 @@ an_exprs *an_exprs_new(onnxshape__arena *arena, an_expr_charge_fn charge_fn, voi
   x->arena = arena;
   x->charge = charge_fn;
   x->ctx = ctx;
+  x->text_left = SIZE_MAX;
   return x;
 }
 
@@ -643,11 +647,66 @@ an_val an_expr_div_exact(an_exprs *x, an_val a, an_val b) {
   return an_expr_same(x, back, a) ? q : an_val_unknown();
 }
 
+static int lower_expr(const an_expr *e, int64_t *lb);
+
+/* A lower bound of atom a (every symbol is a dim, >= 0): 1 and *lb, or 0
+ * when none is known. */
+static int lower_atom(const an_atom *a, int64_t *lb) {
+  int64_t l, m;
+  switch (a->kind) {
+    case AN_ATOM_SYMBOL: case AN_ATOM_MOD: *lb = 0; return 1;
+    case AN_ATOM_FLOOR: case AN_ATOM_CEIL:
+      if (!lower_expr(a->a, &l)) return 0;
+      *lb = floor_div_num(l, a->k); /* floor and ceil are at least the floor */
+      return 1;
+    case AN_ATOM_MIN:
+      if (!lower_expr(a->a, &l)) return 0;
+      if (a->b != NULL ? !lower_expr(a->b, &m) : (m = a->k, 0)) return 0;
+      *lb = l < m ? l : m;
+      return 1;
+    default: { /* max: the larger of what either gives */
+      int la = lower_expr(a->a, &l);
+      int lb2 = a->b != NULL ? lower_expr(a->b, &m) : (m = a->k, 1);
+      if (!la && !lb2) return 0;
+      *lb = !la ? m : !lb2 ? l : l > m ? l : m;
+      return 1;
+    }
+  }
+}
+
+/* A lower bound of e: its constant plus, for each term with a positive
+ * coefficient, the coefficient times the product of its atoms' bounds
+ * when each is >= 0 (a negative coefficient: none known). Nesting is
+ * bounded (AN_EXPR_NEST); the callers charge the walk. */
+static int lower_expr(const an_expr *e, int64_t *lb) {
+  int64_t sum = e->constant;
+  for (uint32_t i = 0; i < e->n_terms; i++) {
+    const an_term *t = &e->terms[i];
+    if (t->coef < 0) return 0;
+    int64_t prod = t->coef;
+    for (uint32_t k = 0; k < t->n; k++) {
+      int64_t l;
+      if (!lower_atom(t->atoms[k], &l) || l < 0 || __builtin_mul_overflow(prod, l, &prod)) return 0;
+    }
+    if (__builtin_add_overflow(sum, prod, &sum)) return 0;
+  }
+  *lb = sum;
+  return 1;
+}
+
 static an_val min_max(an_exprs *x, an_val a, an_val b, int max) {
   if (!is_value(a) || !is_value(b)) return an_val_unknown();
   an_val d = an_expr_sub(x, a, b);
   if (!is_value(d)) return an_val_unknown();
   if (d.known) return (max ? d.v >= 0 : d.v <= 0) ? a : b;
+  /* An expression whose lower bound is at least the other side: the
+   * larger (max(N + 2, 1) is N + 2, min(max(N, 5), 3) is 3). */
+  int64_t lb;
+  if (!charge(x, (uint64_t)d.e->n_terms * AN_EXPR_DEGREE + 1)) return an_val_unknown();
+  if (lower_expr(d.e, &lb) && lb >= 0) return max ? a : b;
+  an_val nd = an_expr_sub(x, b, a);
+  if (!is_value(nd)) return an_val_unknown();
+  if (!nd.known && lower_expr(nd.e, &lb) && lb >= 0) return max ? b : a;
   /* an atom of the two, in a canonical order, a number second */
   an_val lo = a, hi = b;
   if (!lo.known && !hi.known && cmp_expr(lo.e, hi.e) > 0) {
@@ -785,7 +844,7 @@ typedef struct text {
 } text;
 
 static void put(text *t, const char *s, size_t n) {
-  if (!t->ok) return;
+  if (!t->ok) return; /* full: the walk stops too (put_expr, put_atom) */
   if (t->n + n + 1 > t->cap) {
     t->ok = 0;
     return;
@@ -824,6 +883,7 @@ static void put_expr(text *t, const an_expr *e);
 
 static void put_atom(text *t, const an_atom *a) {
   static const char *const fn[] = {"", "floor(", "ceil(", "mod(", "min(", "max("};
+  if (!t->ok) return;
   if (a->kind == AN_ATOM_SYMBOL) {
     if (is_identifier(a->name)) {
       put_s(t, a->name);
@@ -856,7 +916,7 @@ static void put_atom(text *t, const an_atom *a) {
 }
 
 static void put_expr(text *t, const an_expr *e) {
-  for (uint32_t i = 0; i < e->n_terms; i++) {
+  for (uint32_t i = 0; i < e->n_terms && t->ok; i++) {
     const an_term *m = &e->terms[i];
     int64_t c = m->coef;
     if (i > 0) put_s(t, c < 0 ? " - " : " + ");
@@ -890,20 +950,72 @@ static void put_expr(text *t, const an_expr *e) {
   }
 }
 
+void an_exprs_text_budget(an_exprs *x, size_t bytes) { x->text_left = bytes; }
+
 const char *an_expr_text(an_exprs *x, an_val a) {
   a = an_expr_resolve(x, a);
   if (!is_value(a)) return NULL;
-  size_t cap = 256;
-  for (int attempt = 0; attempt < 12; attempt++, cap *= 2) {
-    if (!charge(x, cap / 16)) return NULL;
-    text t = {onnxshape__arena_alloc(x->arena, cap), 0, cap, 1};
-    if (t.b == NULL) return NULL;
-    t.b[0] = '\0';
-    if (a.known) put_i(&t, a.v);
-    else put_expr(&t, a.e);
-    if (t.ok) return t.b;
+  an_expr_full *f = a.known ? NULL : (an_expr_full *)(uintptr_t)a.e;
+  if (f != NULL && (f->text != NULL || f->too_long)) return f->text;
+  /* Written into room for the longest text (or what the budget leaves);
+   * then kept in the bytes it takes. The walk writes at least a character
+   * a step and stops where the room ends, so its work is bounded by the
+   * text budget, not charged. */
+  char room[AN_EXPR_TEXT_MAX + 1];
+  size_t cap = x->text_left < sizeof room ? x->text_left : sizeof room;
+  if (cap < 2) return NULL;
+  text t = {room, 0, cap, 1};
+  room[0] = '\0';
+  if (a.known) put_i(&t, a.v);
+  else put_expr(&t, a.e);
+  if (!t.ok) {
+    /* The walk counts against the budget all the same. */
+    x->text_left -= t.n;
+    if (f != NULL && cap == sizeof room) f->too_long = 1;
+    return NULL;
   }
-  return NULL;
+  char *kept = onnxshape__arena_alloc(x->arena, t.n + 1);
+  if (kept == NULL) return NULL;
+  memcpy(kept, room, t.n + 1);
+  x->text_left -= t.n + 1;
+  if (f != NULL) f->text = kept;
+  return kept;
+}
+
+/* ---- sign ------------------------------------------------------------------------ */
+
+static int nonneg_expr(const an_expr *e);
+
+/* Every symbol stands for a dim (>= 0); floor and ceil of what is >= 0 by
+ * k > 0, and mod by k > 0, are >= 0; min of two, and max of one. */
+static int nonneg_atom(const an_atom *a) {
+  switch (a->kind) {
+    case AN_ATOM_SYMBOL: return 1;
+    case AN_ATOM_MOD: return 1;
+    case AN_ATOM_FLOOR: case AN_ATOM_CEIL: return nonneg_expr(a->a);
+    case AN_ATOM_MIN: return nonneg_expr(a->a) && (a->b != NULL ? nonneg_expr(a->b) : a->k >= 0);
+    default: return nonneg_expr(a->a) || (a->b != NULL ? nonneg_expr(a->b) : a->k >= 0);
+  }
+}
+
+/* Nesting is bounded (AN_EXPR_NEST), so is this recursion; each level
+ * looks at most at AN_EXPR_TERMS * AN_EXPR_DEGREE atoms, the callers
+ * charge it. */
+static int nonneg_expr(const an_expr *e) {
+  if (e->constant < 0) return 0;
+  for (uint32_t i = 0; i < e->n_terms; i++) {
+    if (e->terms[i].coef < 0) return 0;
+    for (uint32_t k = 0; k < e->terms[i].n; k++) {
+      if (!nonneg_atom(e->terms[i].atoms[k])) return 0;
+    }
+  }
+  return 1;
+}
+
+int an_expr_nonneg(an_exprs *x, an_val a) {
+  if (a.known) return a.v >= 0;
+  if (a.e == NULL || !charge(x, (uint64_t)a.e->n_terms * AN_EXPR_DEGREE + 1)) return 0;
+  return nonneg_expr(a.e);
 }
 
 /* ---- evaluation ------------------------------------------------------------------ */

@@ -21,6 +21,9 @@
  * atoms; past either the result is not known (LIMIT-ANALYSIS-WORK). */
 #define AN_EXPR_TERMS 64u
 #define AN_EXPR_DEGREE 8u
+/* The longest text of an expression (an_expr_text): a longer one is
+ * shown as not known. */
+#define AN_EXPR_TEXT_MAX 1024u
 
 typedef struct an_expr an_expr;
 
@@ -117,11 +120,20 @@ int an_expr_equate(an_exprs *x, an_val a, an_val b);
 /* a with merged symbols replaced by their class's (or its number). */
 an_val an_expr_resolve(an_exprs *x, an_val a);
 
+/* 1 when a is certain to be >= 0: a number >= 0, or an expression whose
+ * coefficients and constant are >= 0 over atoms that are (every symbol is
+ * a dim). 0 otherwise. */
+int an_expr_nonneg(an_exprs *x, an_val a);
+
+/* At most `bytes` of texts from now on (an_expr_text gives NULL past them:
+ * the caller shows the value as not known). Unlimited by default. */
+void an_exprs_text_budget(an_exprs *x, size_t bytes);
 /* a's text in the documented grammar (docs/cli.md, "Dims"): a number,
  * "N", "12*S", "N*S + 3", "floor((H + 1)/2)", "min(N, 4)"; a symbol whose
  * name is not an identifier is quoted ('batch size', \' and \\ escaped).
- * NUL-terminated, in the arena; NULL for a value not known or out of
- * memory. */
+ * NUL-terminated, in the arena, made once per expression; NULL for a
+ * value not known, a text longer than AN_EXPR_TEXT_MAX, past the text
+ * budget or the work budget, or out of memory. */
 const char *an_expr_text(an_exprs *x, an_val a);
 
 /* The value of a at the symbols' values value(ctx, name, &v) gives: 1 and

@@ -2,12 +2,13 @@
 /* What can be known of every value of a model without input data
  * (docs/analysis.md): the traversal of graphs, the inputs and their
  * bindings, the declarations, subgraphs and calls, and the published
- * result. A value has an element type, dims (each a number, a symbol or
- * unknown; or unknown rank) and, for integer and bool tensors of at most
- * MAX_ENUM elements, element values known the same way. One node's
- * evaluation is analysis.c's: Shape, Reshape and Size through the kernels'
- * own rule code, and the operators of src/onnx/aops.h exactly where the
- * ONNX specification determines the result; every other node's outputs take
+ * result. A value has an element type, dims (each a number, an expression
+ * over symbols or unknown; or unknown rank) and, for integer and bool
+ * tensors of at most MAX_ENUM elements, element values known the same way.
+ * One node's evaluation is its handler's, through the operator registry
+ * (registry.c): Shape, Reshape and Size through the kernels' own rule code,
+ * the others exactly where the ONNX specification determines the result;
+ * a node without a handler has its outputs take
  * what value_info or a graph output declaration says. Subgraphs see the
  * values around them. */
 #include <stddef.h>
@@ -103,20 +104,21 @@ static onnxshape_status node_stopped(analysis *a, const graph_node *n) {
   return out_of_memory(a);
 }
 
+/* A declared dim: its number, its symbol (the symbol's number when
+ * bound), or unknown. */
+static an_elem decl_elem(analysis *a, const decl_dim *d) {
+  return d->value >= 0 ? an_num(d->value) : d->param != NULL ? an_sym(&a->ctx, d->param)
+                                                              : an_unknown();
+}
+
 /* A declaration's type and dims, bindings applied. 1, or 0 when out of
  * memory or work. */
 static int from_decl(analysis *a, slot_info *s, const value_decl *d) {
   if (d->has_type) s->type = d->elem_type;
   if (!d->has_shape) return 1;
-  /* each dim looks its symbol up among the bindings */
-  if (!an_set_rank(&a->ctx, s, d->rank) || !an_charge(&a->ctx, an_mul(d->rank, a->b.n_bound))) {
-    return 0;
-  }
-  for (size_t i = 0; i < d->rank; i++) {
-    an_elem e = d->dims[i].value >= 0 ? an_num(d->dims[i].value) : an_sym(d->dims[i].param);
-    s->dims[i] = onnxshape__bind_symbol(&a->b, e);
-  }
-  return 1;
+  if (!an_set_rank(&a->ctx, s, d->rank)) return 0;
+  for (size_t i = 0; i < d->rank; i++) s->dims[i] = decl_elem(a, &d->dims[i]);
+  return !a->ctx.out_of_work;
 }
 
 /* A main-graph input: its declaration, then its binding (checked by
@@ -129,6 +131,20 @@ static int bind_input(analysis *a, size_t k, slot_info *s) {
   if (!an_set_rank(&a->ctx, s, in->rank)) return 0;
   for (size_t i = 0; i < in->rank; i++) s->dims[i] = an_num(in->dims[i]);
   return 1;
+}
+
+/* Every bound symbol made its number (--dim, and the symbols --input
+ * bindings fix): each declaration of it then reads the number. */
+static onnxshape_status bind_symbols(analysis *a) {
+  for (size_t i = 0; i < a->b.n_bound; i++) {
+    an_elem sym = an_expr_symbol(a->ctx.x, a->b.bound[i].symbol);
+    if (!an_is_set(sym) || !an_expr_equate(a->ctx.x, sym, an_num(a->b.bound[i].value))) {
+      /* only memory (the work budget is far from spent; take_bindings
+       * refused contradictions) */
+      return out_of_memory(a);
+    }
+  }
+  return ONNXSHAPE_OK;
 }
 
 /* The values a graph defines before its nodes: inputs, initializers,
@@ -211,41 +227,20 @@ static void check_declared(analysis *a, const model_graph *g, const graph_node *
 
 static onnxshape_status analyse_graph(analysis *a, const model_graph *g, int certain);
 
-/* The subgraphs of node n, then n's outputs. If: the branch a known
- * condition takes (certain when n is), else both (neither certain) and
- * their join. Loop, Scan and other operators: every subgraph (never
- * certain: it may run no time), and outputs from the declarations. */
+/* The subgraphs of node n, before its handler. If: the branch a known
+ * condition takes (certain when n is), else both (neither certain); the
+ * branch not taken is never analysed. Loop, Scan and other operators:
+ * every subgraph (never certain: it may run no time). */
 static onnxshape_status analyse_subgraphs(analysis *a, const graph_node *n, int certain) {
-  int is_if = n->kind == (node_kind)(NODE_AOP + (int)AOP_IF);
-  int take = -1; /* If: the branch taken (0 then, 1 else), -1 not known */
-  if (is_if && n->n_inputs >= 1 && n->inputs[0] != NO_SLOT) {
-    const slot_info *c = &a->ctx.slots[n->inputs[0]];
-    if (c->vals_known && c->n_vals == 1 && c->vals[0].known) take = c->vals[0].v != 0 ? 0 : 1;
-  }
-  const model_graph *branch[2] = {NULL, NULL};
+  int is_if = n->op == OP_IF && n->version > 0;
+  int take = is_if ? an_if_taken(&a->ctx, n) : -1;
   for (size_t k = 0; k < n->n_subgraphs; k++) {
     const node_subgraph *sg = &n->subgraphs[k];
     int which = !is_if ? -1 : strcmp(sg->attr, "then_branch") == 0 ? 0
                              : strcmp(sg->attr, "else_branch") == 0 ? 1 : -1;
-    if (which >= 0) branch[which] = sg->graph;
-    int sub_certain = certain && which >= 0 && which == take;
     if (which >= 0 && take >= 0 && which != take) continue; /* never runs */
-    onnxshape_status st = analyse_graph(a, sg->graph, sub_certain);
+    onnxshape_status st = analyse_graph(a, sg->graph, certain && which >= 0 && which == take);
     if (st != ONNXSHAPE_OK) return st;
-  }
-  if (!is_if || branch[0] == NULL || branch[1] == NULL) {
-    return ONNXSHAPE_OK;
-  }
-  for (size_t i = 0; i < n->n_outputs; i++) {
-    if (n->outputs[i] == NO_SLOT) continue;
-    slot_info *out = &a->ctx.slots[n->outputs[i]];
-    const slot_info *t = i < branch[0]->n_outputs ? &a->ctx.slots[branch[0]->output_slots[i]] : NULL;
-    const slot_info *e = i < branch[1]->n_outputs ? &a->ctx.slots[branch[1]->output_slots[i]] : NULL;
-    if (t == NULL || e == NULL) continue;
-    int ok = take == 0 ? an_copy(&a->ctx, out, t)
-             : take == 1 ? an_copy(&a->ctx, out, e)
-                         : an_join(&a->ctx, out, t, e);
-    if (!ok) return node_stopped(a, n);
   }
   return ONNXSHAPE_OK;
 }
@@ -283,15 +278,11 @@ static int join_declared(analysis *a, slot_info *s, const value_decl *d) {
   if (s->type == 0 && d->has_type) s->type = d->elem_type;
   if (!d->has_shape) return 1;
   if (!s->rank_known) return from_decl(a, s, d);
-  if (s->rank != d->rank || !an_charge(&a->ctx, an_mul(d->rank, 1 + (uint64_t)a->b.n_bound))) {
-    return s->rank != d->rank;
-  }
+  if (s->rank != d->rank || !an_charge(&a->ctx, d->rank)) return s->rank != d->rank;
   for (size_t i = 0; i < d->rank; i++) {
-    if (s->dims[i].known || s->dims[i].param != NULL) continue;
-    an_elem e = d->dims[i].value >= 0 ? an_num(d->dims[i].value) : an_sym(d->dims[i].param);
-    s->dims[i] = onnxshape__bind_symbol(&a->b, e);
+    if (!an_is_set(s->dims[i])) s->dims[i] = decl_elem(a, &d->dims[i]);
   }
-  return 1;
+  return !a->ctx.out_of_work;
 }
 
 /* Records a node certain to fail (keep_going): its message, in the
@@ -320,8 +311,11 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
                                      int certain) {
   onnxshape_diag *diag = a->diag;
   const char *caller = diag != NULL ? diag->node : NULL;
+  onnxshape_status st = analyse_subgraphs(a, n, certain);
+  if (st != ONNXSHAPE_OK) return st;
   if (diag != NULL) diag->node = n->label;
-  onnxshape_status st = an_eval(&a->ctx, n, diag);
+  a->ctx.certain = certain;
+  st = an_eval(&a->ctx, n, diag);
   if (st == ONNXSHAPE_ERR_OUT_OF_MEMORY) {
     if (diag != NULL) diag->node = caller;
     return out_of_memory(a);
@@ -349,8 +343,7 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
     }
   }
   if (diag != NULL) diag->node = caller;
-  st = analyse_subgraphs(a, n, certain);
-  if (st == ONNXSHAPE_OK && n->body != NULL) st = analyse_call(a, n, certain);
+  st = n->body != NULL ? analyse_call(a, n, certain) : ONNXSHAPE_OK;
   if (st != ONNXSHAPE_OK) return st;
   /* What the model declares of the outputs: checked against what was
    * computed, and joined with it; all there is for the rest. */
@@ -382,7 +375,7 @@ static onnxshape_status analyse_graph(analysis *a, const model_graph *g, int cer
 /* ---- results ------------------------------------------------------------ */
 
 static int is_kernel(const graph_node *n) {
-  return n->kind == NODE_SHAPE || n->kind == NODE_RESHAPE || n->kind == NODE_SIZE;
+  return (onnxshape__op_flags(n->op) & OPF_KERNEL) != 0;
 }
 
 /* Neither evaluated nor a call of a model-local function (whose body is). */
@@ -399,15 +392,15 @@ static void summarise(onnxshape_inference *inf, const onnxshape_model *m, const 
       const graph_node *n = &g->nodes[i];
       if (not_evaluated(n)) onnxshape__count_op(n, counts, &n_counts, ONNXSHAPE__OP_COUNT_MAX, &more);
       if (!is_kernel(n)) continue;
-      sum->shape_nodes += n->kind == NODE_SHAPE;
-      sum->reshape_nodes += n->kind == NODE_RESHAPE;
-      sum->size_nodes += n->kind == NODE_SIZE;
+      sum->shape_nodes += n->op == OP_SHAPE;
+      sum->reshape_nodes += n->op == OP_RESHAPE;
+      sum->size_nodes += n->op == OP_SIZE;
       const slot_info *s = &inf->slots[n->outputs[0]];
       if (!s->rank_known) {
         sum->unknown++;
       } else {
         int all = an_all_known(s->dims, s->rank);
-        if (n->kind != NODE_RESHAPE) all = all && s->vals_known && an_all_known(s->vals, s->n_vals);
+        if (n->op != OP_RESHAPE) all = all && s->vals_known && an_all_known(s->vals, s->n_vals);
         if (all) {
           sum->resolved++;
         } else {
@@ -424,11 +417,21 @@ static void summarise(onnxshape_inference *inf, const onnxshape_model *m, const 
   sum->not_evaluated_more = more;
   sum->work_used = c->work_used;
   sum->work_limit = c->work_used + c->work_left;
-  sum->out_of_work = c->nodes_out_of_work;
+  sum->out_of_work = c->nodes_out_of_work + c->texts_dropped;
   sum->failures = inf->n_failures;
 }
 
-static int publish(onnxshape_inference *inf, const onnxshape_model *m, const an_ctx *c) {
+/* An expression's text for the results; NULL when it is longer than
+ * AN_EXPR_TEXT_MAX or past the texts' budget (the value is then shown as
+ * not known, and the summary says the analysis is incomplete). */
+static const char *text_of(an_ctx *c, an_elem e) {
+  if (!an_is_set(e)) return NULL;
+  const char *t = an_expr_text(c->x, e);
+  if (t == NULL) c->texts_dropped++;
+  return t;
+}
+
+static int publish(onnxshape_inference *inf, const onnxshape_model *m, an_ctx *c) {
   inf->n = m->n_slots;
   /* In the order of the graphs, each graph's values in their order. */
   size_t at = 0;
@@ -454,7 +457,10 @@ static int publish(onnxshape_inference *inf, const onnxshape_model *m, const an_
       if (s->vals_known && !an_all_unknown(s->vals, s->n_vals)) {
         onnxshape_elem *e = onnxshape__arena_alloc(inf->arena, (s->n_vals + 1) * sizeof *e);
         if (e == NULL) return 0;
-        for (size_t j = 0; j < s->n_vals; j++) e[j] = (onnxshape_elem){s->vals[j].known, s->vals[j].v, s->vals[j].param};
+        for (size_t j = 0; j < s->n_vals; j++) {
+          an_elem x = s->vals[j];
+          e[j] = (onnxshape_elem){x.known, x.known ? x.v : -1, x.known ? NULL : text_of(c, x)};
+        }
         v->values = e;
         v->n_values = s->n_vals;
       }
@@ -464,7 +470,7 @@ static int publish(onnxshape_inference *inf, const onnxshape_model *m, const an_
       if (dims == NULL || params == NULL) return 0;
       for (size_t j = 0; j < s->rank; j++) {
         dims[j] = s->dims[j].known ? s->dims[j].v : -1;
-        params[j] = s->dims[j].known ? NULL : s->dims[j].param;
+        params[j] = s->dims[j].known ? NULL : text_of(c, s->dims[j]);
       }
       v->dims = dims;
       v->params = (const char *const *)params;
@@ -509,8 +515,9 @@ static onnxshape_status infer_model(const onnxshape_model *m, const onnxshape_in
     onnxshape_inference_free(inf);
     return st;
   }
-  analysis a = {m, opts, inf, {inf->arena, NULL, an_work_limit(m->source_len), 0, 0, 0, NULL, 0},
-                report, ctx, diag, {NULL, 0, NULL}};
+  analysis a = {m, opts, inf, {0}, report, ctx, diag, {NULL, 0, NULL}};
+  a.ctx.arena = inf->arena;
+  a.ctx.work_left = an_work_limit(m->source_len);
   onnxshape_status st = ONNXSHAPE_OK;
   size_t n = m->n_slots + 1;
   if (n > SIZE_MAX / 2 / (sizeof *inf->slots + sizeof *inf->infos)) {
@@ -524,10 +531,18 @@ static onnxshape_status infer_model(const onnxshape_model *m, const onnxshape_in
   size_t room = onnxshape__arena_room(inf->arena);
   a.ctx.memory_soft = inf->arena->taken + room / 2;
   if (st == ONNXSHAPE_OK) {
+    a.ctx.x = an_exprs_new(inf->arena, an_expr_charge, &a.ctx);
+    if (a.ctx.x == NULL) st = out_of_memory(&a);
+  }
+  if (st == ONNXSHAPE_OK) {
     st = onnxshape__take_bindings(m, opts, inf->arena, &a.b, diag);
     if (st == ONNXSHAPE_ERR_OUT_OF_MEMORY) st = out_of_memory(&a);
   }
+  if (st == ONNXSHAPE_OK) st = bind_symbols(&a);
   if (st == ONNXSHAPE_OK) st = analyse_graph(&a, &m->g, 1);
+  /* The results' texts take at most a quarter of the room (their dims and
+   * elements fit in what the evaluation did not take). */
+  if (st == ONNXSHAPE_OK) an_exprs_text_budget(a.ctx.x, room / 4);
   if (st == ONNXSHAPE_OK && !publish(inf, m, &a.ctx)) st = out_of_memory(&a);
   inf->slots = NULL;
   if (st != ONNXSHAPE_OK) {

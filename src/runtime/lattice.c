@@ -73,9 +73,29 @@ int an_all_known(const an_elem *x, size_t n) {
 
 int an_all_unknown(const an_elem *x, size_t n) {
   for (size_t i = 0; i < n; i++) {
-    if (x[i].known || x[i].param != NULL) return 0;
+    if (an_is_set(x[i])) return 0;
   }
   return 1;
+}
+
+int an_expr_charge(void *ctx, uint64_t units) {
+  an_ctx *c = ctx;
+  if (!an_charge(c, units)) return 0;
+  /* Expressions take memory as they are made: past the evaluation's share
+   * of it, as past the work budget. */
+  if (c->arena->taken > c->memory_soft) {
+    c->out_of_work = 1;
+    return 0;
+  }
+  return 1;
+}
+
+void an_equate(an_ctx *c, an_elem a, an_elem b) {
+  if (c->certain && an_is_set(a) && an_is_set(b)) (void)an_expr_equate(c->x, a, b);
+}
+
+an_elem an_sym(an_ctx *c, const char *name) {
+  return an_expr_resolve(c->x, an_expr_symbol(c->x, name));
 }
 
 /* The integer (and bool) types whose elements are tracked: their storage
@@ -175,10 +195,7 @@ int an_copy(an_ctx *c, slot_info *out, const slot_info *in) {
   return 1;
 }
 
-int same_elem(an_elem a, an_elem b) {
-  if (a.known || b.known) return a.known && b.known && a.v == b.v;
-  return a.param != NULL && b.param != NULL && strcmp(a.param, b.param) == 0;
-}
+int same_elem(an_ctx *c, an_elem a, an_elem b) { return an_expr_same(c->x, a, b); }
 
 int an_join(an_ctx *c, slot_info *out, const slot_info *a, const slot_info *b) {
   memset(out, 0, sizeof *out);
@@ -186,13 +203,13 @@ int an_join(an_ctx *c, slot_info *out, const slot_info *a, const slot_info *b) {
   if (!a->rank_known || !b->rank_known || a->rank != b->rank) return 1;
   if (!an_set_rank(c, out, a->rank)) return 0;
   for (size_t i = 0; i < a->rank; i++) {
-    out->dims[i] = same_elem(a->dims[i], b->dims[i]) ? a->dims[i] : an_unknown();
+    out->dims[i] = same_elem(c, a->dims[i], b->dims[i]) ? a->dims[i] : an_unknown();
   }
   if (a->vals_known && b->vals_known && a->n_vals == b->n_vals && out->type != 0 &&
       an_all_known(out->dims, out->rank)) {
     if (!an_set_vals(c, out, a->n_vals)) return 0;
     for (size_t i = 0; i < a->n_vals; i++) {
-      out->vals[i] = same_elem(a->vals[i], b->vals[i]) ? a->vals[i] : an_unknown();
+      out->vals[i] = same_elem(c, a->vals[i], b->vals[i]) ? a->vals[i] : an_unknown();
     }
   }
   return 1;

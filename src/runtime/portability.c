@@ -99,7 +99,7 @@ static void reshape_risk(an_ctx *c, const graph_node *n, const char *path,
 
 void an_portability(an_ctx *c, const graph_node *n, const char *path, onnxshape__report_fn report,
                     void *ctx) {
-  if (n->kind == (node_kind)(NODE_AOP + (int)AOP_SQUEEZE) && n->version >= 13) {
+  if (n->op == OP_SQUEEZE && n->version >= 13) {
     /* D11: an empty axes input */
     const slot_info *axes = in(c, n, 1);
     if (axes != NULL && axes->vals_known && axes->n_vals == 0) {
@@ -107,9 +107,9 @@ void an_portability(an_ctx *c, const graph_node *n, const char *path, onnxshape_
            "onnxruntime squeezes every dim of 1; the ONNX reference and ONNX's shape inference "
            "squeeze none (divergences.md D11)");
     }
-  } else if (n->kind == NODE_SHAPE && (n->shape_attrs.has_start || n->shape_attrs.has_end)) {
+  } else if (n->op == OP_SHAPE && (n->shape_attrs.has_start || n->shape_attrs.has_end)) {
     shape_risk(c, n, path, report, ctx);
-  } else if (n->kind == NODE_RESHAPE && n->n_inputs == 2) {
+  } else if (n->op == OP_RESHAPE && n->n_inputs == 2) {
     reshape_risk(c, n, path, report, ctx);
   }
 }

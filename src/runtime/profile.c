@@ -336,7 +336,7 @@ static void add_domain(void *ctx, int rule, const char *message) {
 static void add_default(onnxshape_profile_report *r, const model_graph *g, const graph_node *n,
                         const char *attr, const char *value) {
   onnxshape_diag d = {n->label, {0}};
-  (void)onnxshape__fail(&d, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, onnxshape_op_name((onnxshape_op)n->kind),
+  (void)onnxshape__fail(&d, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, onnxshape_op_name(node_kernel(n->op)),
                         n->version,
                         "attribute '{}' is not set; the SONNX profile forbids relying on its "
                         "default ({})",
@@ -350,10 +350,10 @@ static void check_defaults(onnxshape_profile_report *r, const onnxshape_model *m
     const model_graph *g = m->graphs[k];
     for (size_t i = 0; i < g->n_nodes; i++) {
       const graph_node *n = &g->nodes[i];
-      if (n->kind == NODE_SHAPE && n->version >= 15) {
+      if (n->op == OP_SHAPE && n->version >= 15) {
         if (!n->shape_attrs.has_start) add_default(r, g, n, "start", "0");
         if (!n->shape_attrs.has_end) add_default(r, g, n, "end", "the input's rank");
-      } else if (n->kind == NODE_RESHAPE && n->version >= 14 && !n->reshape_attrs.has_allowzero) {
+      } else if (n->op == OP_RESHAPE && n->version >= 14 && !n->reshape_attrs.has_allowzero) {
         add_default(r, g, n, "allowzero", "0");
       }
     }

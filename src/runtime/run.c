@@ -224,12 +224,12 @@ static onnxshape_status run_reshape(const graph_node *n, onnxshape_result *r, on
 }
 
 static onnxshape_status run_node(const graph_node *n, onnxshape_result *r, onnxshape_diag *diag) {
-  switch (n->kind) {
-    case NODE_SHAPE: return run_shape(n, r, diag);
-    case NODE_SIZE: return run_size(n, r, diag);
-    case NODE_RESHAPE: return run_reshape(n, r, diag);
-    case NODE_CONSTANT: r->values[n->outputs[0]] = n->constant->view; return ONNXSHAPE_OK;
-    case NODE_IDENTITY: {
+  switch (n->op) {
+    case OP_SHAPE: return run_shape(n, r, diag);
+    case OP_SIZE: return run_size(n, r, diag);
+    case OP_RESHAPE: return run_reshape(n, r, diag);
+    case OP_CONSTANT: r->values[n->outputs[0]] = n->constant->view; return ONNXSHAPE_OK;
+    case OP_IDENTITY: {
       const onnxshape_tensor *in = &r->values[n->inputs[0]];
       onnxshape_status st = onnxshape__identity_check(n->version, in->type, diag);
       if (st != ONNXSHAPE_OK) return st;
@@ -245,8 +245,7 @@ static onnxshape_status run_node(const graph_node *n, onnxshape_result *r, onnxs
  * any other node is refused with one message that names every other
  * operator with its count (RUN-UNSUPPORTED). */
 static int cannot_run(const graph_node *n) {
-  return n->kind != NODE_SHAPE && n->kind != NODE_RESHAPE && n->kind != NODE_SIZE &&
-         n->kind != NODE_CONSTANT && n->kind != NODE_IDENTITY;
+  return (onnxshape__op_flags(n->op) & OPF_STRICT) == 0;
 }
 
 /* The first of the main graph's inputs and outputs that is not a tensor, or

@@ -360,11 +360,11 @@ arith_nodes = [
     node("Add", ["s", "zeros3"], ["add0"], name="add0"),            # [N, 6, 0] + 0 = same
     node("Mul", ["s", "ones3"], ["mul1"], name="mul1"),             # * 1 = same
     node("Sub", ["s", "s"], ["sub_self"], name="sub_self"),         # [0, 0, 0]
-    node("Mul", ["s", "big"], ["mul_big"], name="mul_big"),         # overflow: unknown
+    node("Mul", ["s", "big"], ["mul_big"], name="mul_big"),         # [2^62*N, overflow: unknown, 0]
     node("Div", ["minus7", "two_s"], ["div_trunc"], name="div_trunc"),   # -7 / 2 = -3
     node("Div", ["minus7", "zero_s"], ["div_zero"], name="div_zero"),    # unknown
-    node("Min", ["s", "fives"], ["min"], name="min"),               # [?, 5, 0]
-    node("Max", ["s", "fives", "ones3"], ["max"], name="max"),      # [?, 6, 5]
+    node("Min", ["s", "fives"], ["min"], name="min"),               # [min(N, 5), 5, 0]
+    node("Max", ["s", "fives", "ones3"], ["max"], name="max"),      # [max(N, 5), 6, 5]
     node("Equal", ["s", "s6"], ["eq"], name="eq"),                  # [?, 1, 0]
     node("Not", ["eq"], ["neq"], name="neq"),                       # [?, 0, 1]
     node("Where", ["eq", "s", "fives"], ["where"], name="where"),   # [?, 6, 5]
