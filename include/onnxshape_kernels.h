@@ -51,9 +51,9 @@ extern "C" {
 #endif
 
 #define ONNXSHAPE_VERSION_MAJOR 0
-#define ONNXSHAPE_VERSION_MINOR 1
+#define ONNXSHAPE_VERSION_MINOR 2
 #define ONNXSHAPE_VERSION_PATCH 0
-#define ONNXSHAPE_VERSION_STRING "0.1.0"
+#define ONNXSHAPE_VERSION_STRING "0.2.0"
 
 /** The newest default-domain opset this build knows. */
 #define ONNXSHAPE_MAX_OPSET 28

@@ -139,6 +139,32 @@ static void test_text_limits(void) {
   free(name);
 }
 
+/* covers: ANALYSIS-EXPR LIMIT-ANALYSIS-WORK */
+static void test_held_names(void) {
+  an_exprs *x = fresh_exprs();
+  /* a held name is walked once: the second time costs a few units, whatever
+   * its length */
+  static char held[4096];
+  memset(held, 'h', sizeof held - 1);
+  budget = 1000;
+  an_val a = an_expr_symbol_held(x, held);
+  uint64_t first = 1000 - budget;
+  CHECK(a.e != NULL && first >= sizeof held / 16);
+  uint64_t before = budget;
+  an_val b = an_expr_symbol_held(x, held);
+  CHECK(b.e == a.e && before - budget < 8); /* the first took over 255 */
+  /* the same as asking by content */
+  budget = UINT64_MAX;
+  CHECK(an_expr_symbol(x, held).e == a.e);
+  /* a name that could not be afforded stays unknown at that address */
+  char other[64] = "other_name";
+  budget = 1;
+  CHECK(an_expr_symbol_held(x, other).e == NULL);
+  budget = UINT64_MAX;
+  CHECK(an_expr_symbol_held(x, other).e == NULL);
+  CHECK(an_expr_symbol(x, other).e != NULL);
+}
+
 /* covers: ANALYSIS-EXPR */
 static void test_merged_symbols(void) {
   an_exprs *x = fresh_exprs();
@@ -220,4 +246,4 @@ static void test_bounds_and_work(void) {
 RUN_TESTS(TEST_ENTRY(test_canonical_forms), TEST_ENTRY(test_division_by_constants),
           TEST_ENTRY(test_min_max), TEST_ENTRY(test_merged_symbols),
           TEST_ENTRY(test_eval_and_fresh), TEST_ENTRY(test_bounds_and_work),
-          TEST_ENTRY(test_sign), TEST_ENTRY(test_text_limits))
+          TEST_ENTRY(test_sign), TEST_ENTRY(test_text_limits), TEST_ENTRY(test_held_names))

@@ -644,9 +644,16 @@ static int eval_range(an_ctx *c, const graph_node *n) {
       !l->vals[0].known || !d->vals[0].known || d->vals[0].v == 0) {
     return 1;
   }
-  int64_t start = s->vals[0].v, delta = d->vals[0].v, diff;
-  if (__builtin_sub_overflow(l->vals[0].v, start, &diff)) return 1;
-  if (diff == INT64_MIN && delta == -1) return 1; /* 2^63 elements: not evaluated */
+  int64_t start = s->vals[0].v, delta = d->vals[0].v, diff, lo, hi;
+  /* onnxruntime counts ceil((double)(limit - start) / delta) with limit -
+   * start in the element type: where that difference overflows the type,
+   * or passes 2^52 (past which the double quotient may round to another
+   * count than the exact one), the length is not evaluated (docs/analysis.md,
+   * "Range"). Within it the two agree. */
+  if (__builtin_sub_overflow(l->vals[0].v, start, &diff) || !int_range(s->type, &lo, &hi) ||
+      diff < lo || diff > hi || diff > ((int64_t)1 << 52) || diff < -((int64_t)1 << 52)) {
+    return 1;
+  }
   int64_t q = diff / delta, rem = diff % delta;
   if (rem != 0 && ((rem > 0) == (delta > 0))) q++; /* ceil */
   if (q < 0) q = 0;

@@ -93,6 +93,7 @@ typedef struct an_ctx {
   int out_of_work;         /* the node being evaluated could not afford its work */
   size_t nodes_out_of_work; /* nodes whose outputs were left unknown for the budget */
   size_t texts_dropped;    /* results' expressions shown as not known (infer.c, text_of) */
+  size_t publish_left;     /* bytes of text the results may still print (text_of) */
   const void *last_stopped; /* the node counted last (each node counts once) */
   size_t memory_soft;      /* the arena's `taken` past which evaluation stops as it does at
                               the work budget (the rest is for the results) */

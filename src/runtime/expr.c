@@ -46,6 +46,13 @@ struct an_exprs {
   an_expr_charge_fn charge;
   void *ctx;
   table atoms, exprs;
+  /* Symbols by the address of the name they were asked for: a name the
+   * model holds once is walked once, however often it is asked for. */
+  struct name_slot {
+    const char *name;
+    const an_atom *atom; /* NULL: the name could not be afforded */
+  } *names;
+  size_t names_mask, names_n;
   sterm *scratch[3]; /* three polynomials in flight at most */
   uint64_t epoch;     /* bumped by each merge of symbols */
   size_t text_left;   /* bytes the texts may still take (an_exprs_text_budget) */
@@ -349,12 +356,54 @@ static an_val atom_value(an_exprs *x, const an_atom *a) {
   return intern(x, &p);
 }
 
-an_val an_expr_symbol(an_exprs *x, const char *name) {
-  if (name == NULL) return an_val_unknown();
+/* The slot of name's address in x->names (grown as needed), or NULL when
+ * out of memory or work. */
+static struct name_slot *name_slot_of(an_exprs *x, const char *name) {
+  if (x->names == NULL || 2 * (x->names_n + 1) > x->names_mask + 1) {
+    size_t size = x->names == NULL ? 64 : 2 * (x->names_mask + 1);
+    if (size > SIZE_MAX / 4 / sizeof *x->names || !charge(x, x->names_n + 1)) return NULL;
+    struct name_slot *t = onnxshape__arena_alloc(x->arena, size * sizeof *t);
+    if (t == NULL) return NULL;
+    memset(t, 0, size * sizeof *t);
+    for (size_t i = 0; x->names != NULL && i <= x->names_mask; i++) {
+      if (x->names[i].name == NULL) continue;
+      size_t at = (size_t)mix(0x2u, (uint64_t)(uintptr_t)x->names[i].name) & (size - 1);
+      while (t[at].name != NULL) at = (at + 1) & (size - 1);
+      t[at] = x->names[i];
+    }
+    x->names = t;
+    x->names_mask = size - 1;
+  }
+  size_t at = (size_t)mix(0x2u, (uint64_t)(uintptr_t)name) & x->names_mask;
+  while (x->names[at].name != NULL && x->names[at].name != name) at = (at + 1) & x->names_mask;
+  return &x->names[at];
+}
+
+/* The symbol atom of `name`, its hash walked and charged by its length. */
+static const an_atom *symbol_atom(an_exprs *x, const char *name) {
+  size_t len = strlen(name);
+  if (!charge(x, len / 16 + 1)) return NULL;
   an_atom want = {AN_ATOM_SYMBOL, name, NULL, NULL, 0, NULL, 0, 0,
                   mix(0x1u, onnxshape__name_hash(name)), 0};
-  if (!charge(x, 1)) return an_val_unknown();
-  return atom_value(x, intern_atom(x, &want, 0));
+  return intern_atom(x, &want, 0);
+}
+
+an_val an_expr_symbol(an_exprs *x, const char *name) {
+  if (name == NULL) return an_val_unknown();
+  const an_atom *a = symbol_atom(x, name);
+  return a != NULL ? atom_value(x, a) : an_val_unknown();
+}
+
+an_val an_expr_symbol_held(an_exprs *x, const char *name) {
+  if (name == NULL || !charge(x, 1)) return an_val_unknown();
+  struct name_slot *slot = name_slot_of(x, name);
+  if (slot == NULL) return an_val_unknown();
+  if (slot->name == NULL) { /* the first time at this address */
+    slot->name = name;
+    x->names_n++;
+    slot->atom = symbol_atom(x, name);
+  }
+  return slot->atom != NULL ? atom_value(x, slot->atom) : an_val_unknown();
 }
 
 an_val an_expr_fresh(an_exprs *x, const char *base) {

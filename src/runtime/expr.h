@@ -84,8 +84,13 @@ typedef struct an_val {
 static inline an_val an_val_num(int64_t v) { return (an_val){1, v, NULL}; }
 static inline an_val an_val_unknown(void) { return (an_val){0, 0, NULL}; }
 
-/* The symbol `name` (interned: the same name, the same symbol). */
+/* The symbol `name` (interned: the same name, the same symbol); the name
+ * is walked (and charged by its length) each time. */
 an_val an_expr_symbol(an_exprs *x, const char *name);
+/* The same, for a name whose bytes stay as they are while x lives (a
+ * model's dim_param): looked up by its address first, so each name the
+ * model holds is walked once however often it is asked for. */
+an_val an_expr_symbol_held(an_exprs *x, const char *name);
 /* A fresh symbol for a node's data-dependent dim, named "<base>" (made
  * unique with "#k" when taken). */
 an_val an_expr_fresh(an_exprs *x, const char *base);

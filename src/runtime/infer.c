@@ -114,7 +114,7 @@ static an_elem decl_elem(analysis *a, const decl_dim *d) {
 /* A declaration's type and dims, bindings applied. 1, or 0 when out of
  * memory or work. */
 static int from_decl(analysis *a, slot_info *s, const value_decl *d) {
-  if (d->has_type) s->type = d->elem_type;
+  if (d->has_type && s->type == 0) s->type = d->elem_type; /* a computed type stays */
   if (!d->has_shape) return 1;
   if (!an_set_rank(&a->ctx, s, d->rank)) return 0;
   for (size_t i = 0; i < d->rank; i++) s->dims[i] = decl_elem(a, &d->dims[i]);
@@ -190,12 +190,14 @@ static void check_declared(analysis *a, const model_graph *g, const graph_node *
   const slot_info *s = &a->ctx.slots[id];
   if (d == NULL || a->report == NULL) return;
   onnxshape_diag nd = {n->label, {0}};
-  /* A call has no version: "node 'c': output 'y' of function 'custom:F' ..." */
+  /* A call has no version: "node 'c': output 'y' of function 'F' ..." (the
+   * function's name alone: with the node's and the output's, three names
+   * shortened as names are still leave the message its end). */
   const char *op = n->version > 0 ? n->op_type : NULL;
-  char owner[ONNXSHAPE_DIAG_SIZE] = "";
+  char owner[96] = ""; /* a name is shown in at most 64 bytes */
   if (op == NULL) {
-    (void)onnxshape__format(owner, sizeof owner, " of function '{}{}{}'",
-                            ONNXSHAPE__ARGS(ONNXSHAPE__OP_ARGS(n->domain, n->op_type)));
+    (void)onnxshape__format(owner, sizeof owner, " of function '{}'",
+                            ONNXSHAPE__ARGS(ARG_NAME(n->op_type)));
   }
   if (d->has_type && s->type != 0 && d->elem_type != s->type) {
     (void)onnxshape__fail(&nd, ONNXSHAPE_ERR_INVALID_MODEL, op, n->version,
@@ -427,7 +429,15 @@ static void summarise(onnxshape_inference *inf, const onnxshape_model *m, const 
 static const char *text_of(an_ctx *c, an_elem e) {
   if (!an_is_set(e)) return NULL;
   const char *t = an_expr_text(c->x, e);
-  if (t == NULL) c->texts_dropped++;
+  /* Each use counts against the results' budget of text, so what the
+   * results print stays bounded by the model's memory limit however often
+   * one long expression appears. */
+  size_t len = t != NULL ? strlen(t) + 1 : 0;
+  if (t == NULL || len > c->publish_left) {
+    c->texts_dropped++;
+    return NULL;
+  }
+  c->publish_left -= len;
   return t;
 }
 
@@ -543,6 +553,7 @@ static onnxshape_status infer_model(const onnxshape_model *m, const onnxshape_in
   /* The results' texts take at most a quarter of the room (their dims and
    * elements fit in what the evaluation did not take). */
   if (st == ONNXSHAPE_OK) an_exprs_text_budget(a.ctx.x, room / 4);
+  a.ctx.publish_left = room / 4;
   if (st == ONNXSHAPE_OK && !publish(inf, m, &a.ctx)) st = out_of_memory(&a);
   inf->slots = NULL;
   if (st != ONNXSHAPE_OK) {
@@ -560,6 +571,9 @@ void onnxshape_infer_options_init(onnxshape_infer_options *opts) {
   *opts = init;
 }
 
+/* How many bytes later versions may append to onnxshape_infer_options. */
+#define ONNXSHAPE__OPTIONS_GROWTH 256u
+
 /* The caller's options as this library's struct: the `size` bytes it was
  * compiled with, fields past them unset; a larger struct (a newer header)
  * only when the fields this library does not have are unset (zero). */
@@ -574,6 +588,16 @@ static onnxshape_status take_options(const onnxshape_infer_options *in,
                             "model_infer: options.size is {}; it must be at least {} "
                             "(initialize the options with ONNXSHAPE_INFER_OPTIONS_INIT)",
                             ONNXSHAPE__ARGS(ARG_UINT(in->size), ARG_UINT(least)));
+  }
+  /* A size past what any later version could add is not a size: a caller
+   * built against another layout (0.1's options began with a pointer).
+   * Refused before a byte past this library's struct is read. */
+  if (in->size > sizeof *out + ONNXSHAPE__OPTIONS_GROWTH) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                            "model_infer: options.size is {}; this library takes at most {} "
+                            "(was the caller built against this library's header?)",
+                            ONNXSHAPE__ARGS(ARG_UINT(in->size),
+                                            ARG_UINT(sizeof *out + ONNXSHAPE__OPTIONS_GROWTH)));
   }
   const unsigned char *bytes = (const unsigned char *)in;
   for (size_t i = sizeof *out; i < in->size; i++) {

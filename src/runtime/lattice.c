@@ -95,7 +95,7 @@ void an_equate(an_ctx *c, an_elem a, an_elem b) {
 }
 
 an_elem an_sym(an_ctx *c, const char *name) {
-  return an_expr_resolve(c->x, an_expr_symbol(c->x, name));
+  return an_expr_resolve(c->x, an_expr_symbol_held(c->x, name));
 }
 
 /* The integer (and bool) types whose elements are tracked: their storage

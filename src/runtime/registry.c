@@ -37,8 +37,16 @@ onnxshape_status an_stopped(an_ctx *c, const graph_node *n) {
 
 onnxshape_status an_eval(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   c->out_of_work = 0;
-  /* Every node: its inputs and outputs looked at. */
-  onnxshape_status st = !an_charge(c, 1 + (uint64_t)n->n_inputs + n->n_outputs)
+  /* Every node: its inputs and outputs looked at, and each input's dims
+   * and known elements, which a handler may then look at a fixed number
+   * of times without charging them again (a loop over an input is paid
+   * before it runs, however the handler is written). */
+  uint64_t units = 1 + (uint64_t)n->n_inputs + n->n_outputs;
+  for (size_t k = 0; k < n->n_inputs; k++) {
+    const slot_info *s = in(c, n, k);
+    if (s != NULL) units += (s->rank_known ? (uint64_t)s->rank : 0) + (s->vals_known ? s->n_vals : 0);
+  }
+  onnxshape_status st = !an_charge(c, units)
                             ? ONNXSHAPE_ERR_OUT_OF_MEMORY
                         : an_evaluates(n) ? an_handler(n->op)(c, n, diag)
                                           : ONNXSHAPE_OK;

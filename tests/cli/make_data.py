@@ -637,3 +637,23 @@ A1024 = tensor("a", "int64", [1] * 1023 + [1024], raw=struct.pack("<1024q", *ran
 write("work_budget.onnx", model([node("Max", ["a"] * 1024, ["m%d" % k], name="max%d" % k)
                                  for k in range(8)], [], [value_info("m7", "int64")],
                                 initializers=[A1024], opset=13))
+# A computed element type stays when a declaration of unknown rank is
+# joined (Cast to int64 of a float input of unknown shape, value_info y
+# float [2]): y is int64 [2], and check reports the declared type.
+write("decl_type.onnx", model(
+    [node("Cast", ["x"], ["y"], [attr("to", A_INT, 7)], name="cast"),
+     node("Identity", ["y"], ["z"], name="id")],
+    [value_info("x", "float")], [value_info("z", "int64")], opset=13,
+    graph_extra=f_bytes(13, value_info("y", "float", [2]))))
+# A conflict on a call of a model-local function whose node, output,
+# domain and function names are all long: the finding still ends with
+# what the value is.
+LONG_FN = ("d" * 80, "F" * 80)
+write("long_conflict.onnx", model(
+    [node(LONG_FN[1], ["x"], ["o" * 80], domain=LONG_FN[0], name="c" * 80)],
+    [value_info("x", "float", [5])], [value_info("o" * 80, "float", [6])], opset=13,
+    extra_opsets=[(LONG_FN[0], 1)]) + f_bytes(25, f_str(1, LONG_FN[1]) + f_str(4, "A") +
+                                           f_str(5, "Y") +
+                                           f_bytes(7, node("Identity", ["A"], ["Y"])) +
+                                           f_bytes(9, f_str(1, "") + f_int(2, 13)) +
+                                           f_str(10, LONG_FN[0])))
