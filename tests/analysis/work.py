@@ -127,23 +127,82 @@ def families():
     fam.append(("integer_operators", model(cheap * 1, [], [value_info("k0", "int64")],
                                            initializers=[v, one], opset=13),
                 ["k0", "k4", "k8"], False))
+    # Once the budget is spent, later nodes must not scan their inputs
+    # unpaid: Max-6 nodes drain it, then 66,000 Size nodes of a rank-400,000
+    # input each had scanned every dim for nothing (3.4 s of CPU where the
+    # same model with the Size nodes on a rank-1 input takes 0.5 s; every
+    # input is now charged before its handler runs). The control is that
+    # model: the two must take about the same time.
+    r = 400000
+    shape = f_bytes(1, f_int(1, 1)) * r
+    xr = f_str(1, "x") + f_bytes(2, f_bytes(1, f_int(1, 1) + f_bytes(2, shape)))
+    yr = tensor("y", "float", [2] + [1] * (r - 1), raw=struct.pack("<2f", 0, 0))
+    one = tensor("w", "float", [1], raw=struct.pack("<f", 0))
+    drain = [node("Max", ["x"] + ["y"] * ((1 << j) - 1), ["d%d" % j]) for j in range(12, 0, -1)]
+
+    def sizes(of):
+        return [node("Size", [of], ["s%d" % i]) for i in range(66000)]
+    fam.append(("scan_after_budget", model(drain + sizes("x"), [xr], [value_info("s0", "int64")],
+                                           initializers=[yr, one], opset=6),
+                ["s0", "s65999"], True,
+                model(drain + sizes("w"), [xr], [value_info("s0", "int64")],
+                      initializers=[yr, one], opset=6)))
+    # One dim_param of 1.5 MB compared by 100,000 Add nodes: symbols are
+    # interned once, then compared as pointers (each comparison had walked
+    # the name: 8 s). The control holds the same bytes as a doc_string and
+    # a one-letter symbol. A name past 1,024 bytes is shown as not known,
+    # and each such value counted as incomplete.
+    adds = [node("Add", ["x", "x"], ["a%d" % i]) for i in range(100000)]
+    fam.append(("long_symbol", model(adds, [value_info("x", "int64", ["S" * 1500000])],
+                                     [value_info("a0", "int64")], opset=13),
+                ["a0", "a99999"], True,
+                model(adds, [value_info("x", "int64", ["S"])], [value_info("a0", "int64")],
+                      opset=13, graph_extra=f_str(10, "S" * 1500000))))
     return fam
 
 
-def limit_cpu():
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_CAP, CPU_CAP))
+def cpu_children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def same_cost(tool, work, name, control, used):
+    """The family took at most three times its control's CPU (plus 0.3 s):
+    a loop that escapes the count shows as time the control does not
+    spend, whatever the machine's speed (a sanitizer or an emulator slows
+    both alike)."""
+    path = os.path.join(work, name + "_control.onnx")
+    with open(path, "wb") as f:
+        f.write(control)
+    base = cpu_children()
+    subprocess.run([tool, path], capture_output=True, preexec_fn=limit_cpu(CPU_CAP))
+    base = cpu_children() - base
+    ok = used <= 3 * base + 0.3
+    print("%s %s: %.2f s of CPU, its control %.2f s" % ("ok  " if ok else "FAIL", name, used, base))
+    return ok
+
+
+def limit_cpu(cap):
+    return lambda: resource.setrlimit(resource.RLIMIT_CPU, (cap, cap))
 
 
 def main():
     tool, work = sys.argv[1], sys.argv[2]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    for name, data, values, expect_out in families():
+    for fam in families():
+        name, data, values, expect_out = fam[:4]
+        control = fam[4] if len(fam) > 4 else None
         path = os.path.join(work, name + ".onnx")
         with open(path, "wb") as f:
             f.write(data)
+        used = cpu_children()
         p = subprocess.run([tool, path] + values, capture_output=True, text=True,
-                           preexec_fn=limit_cpu)
+                           preexec_fn=limit_cpu(CPU_CAP))
+        used = cpu_children() - used
+        if control is not None and not same_cost(tool, work, name, control, used):
+            failures.append(name)
+            continue
         if p.returncode != 0:
             print("FAIL %s: exit %d: %s" % (name, p.returncode, p.stderr.strip()))
             failures.append(name)
