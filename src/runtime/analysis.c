@@ -15,82 +15,8 @@
 #include "../ops/reshape_rules.h"
 #include "../ops/shape_rules.h"
 
-/* ---- node access ---------------------------------------------------------- */
-
-
-static const node_attr *attr(const graph_node *n, const char *name) {
-  for (size_t i = 0; i < n->n_attrs; i++) {
-    if (strcmp(n->attrs[i].name, name) == 0) return &n->attrs[i];
-  }
-  return NULL;
-}
-
-/* An INT attribute, or def when absent. */
-static int64_t attr_int(const graph_node *n, const char *name, int64_t def) {
-  const node_attr *a = attr(n, name);
-  return a != NULL && a->type == ATTR_INT ? a->i : def;
-}
-
-/* A list of numbers from an INTS attribute (version < since) or from input
- * k: 1 with *v and *len when every number is known, 0 otherwise; *absent
- * says it is not given at all. */
-static int int_list(an_ctx *c, const graph_node *n, const char *name, int since, size_t k,
-                    int64_t *v, size_t cap, size_t *len, int *absent) {
-  *absent = 0;
-  if (n->version < since) {
-    const node_attr *a = attr(n, name);
-    if (a == NULL) {
-      *absent = 1;
-      return 0;
-    }
-    if (a->type != ATTR_INTS || a->n_ints > cap) return 0;
-    for (size_t i = 0; i < a->n_ints; i++) v[i] = a->ints[i];
-    *len = a->n_ints;
-    return 1;
-  }
-  const slot_info *s = in(c, n, k);
-  if (s == NULL) {
-    *absent = 1;
-    return 0;
-  }
-  if (!s->vals_known || s->n_vals > cap || !an_all_known(s->vals, s->n_vals)) return 0;
-  for (size_t i = 0; i < s->n_vals; i++) v[i] = s->vals[i].v;
-  *len = s->n_vals;
-  return 1;
-}
-
-/* The number of elements of a list given as attribute `name` (version <
- * since) or input k, when known (its values need not be): 1 and *len. */
-static int list_length(an_ctx *c, const graph_node *n, const char *name, int since, size_t k,
-                       size_t *len) {
-  if (n->version < since) {
-    const node_attr *a = attr(n, name);
-    if (a == NULL || a->type != ATTR_INTS) return 0;
-    *len = a->n_ints;
-    return 1;
-  }
-  const slot_info *s = in(c, n, k);
-  if (s == NULL || !s->rank_known || s->rank != 1 || !s->dims[0].known) return 0;
-  *len = (size_t)s->dims[0].v;
-  return 1;
-}
-
-/* An axis in [-r, r-1] (or [0, r-1] when negatives are not allowed) as
- * 0..r-1, or -1. */
-static int64_t norm_axis(int64_t axis, size_t r, int negative_ok) {
-  int64_t rank = (int64_t)r;
-  if (axis < 0 && negative_ok && axis >= -rank) return axis + rank;
-  return axis >= 0 && axis < rank ? axis : -1;
-}
-
 /* ---- arithmetic ------------------------------------------------------------- */
 
-static an_elem in_range(an_elem e, int32_t type) {
-  int64_t lo, hi;
-  if (!e.known) return e;
-  if (!int_range(type, &lo, &hi) || e.v < lo || e.v > hi) return an_unknown();
-  return e;
-}
 
 /* x op y for one element pair of an integer type: exact on numbers; on
  * expressions (int64 values, which is what shapes are computed in: every
@@ -118,7 +44,7 @@ static an_elem arith(an_ctx *c, operator_id op, an_elem x, an_elem y, int32_t ty
       case OP_EQUAL: return an_num(a == b);
       default: return an_unknown();
     }
-    return in_range(an_num(r), type);
+    return an_in_range(an_num(r), type);
   }
   if (!an_is_set(x) || !an_is_set(y)) return an_unknown();
   an_exprs *e = c->x;
@@ -154,51 +80,6 @@ static an_elem arith(an_ctx *c, operator_id op, an_elem x, an_elem y, int32_t ty
 }
 
 /* ---- broadcasting ------------------------------------------------------------ */
-
-/* out's dims: the multidirectional broadcast of the k inputs' dims
- * (BROADCAST), or unknown rank when a rank is unknown. Returns 0 when out
- * of memory. */
-static int broadcast_dims(an_ctx *c, slot_info *out, slot_info *const *ins, size_t k) {
-  size_t rank = 0;
-  for (size_t i = 0; i < k; i++) {
-    if (ins[i] == NULL || !ins[i]->rank_known) return 1;
-    if (ins[i]->rank > rank) rank = ins[i]->rank;
-  }
-  if (!an_charge(c, an_mul(2 * (uint64_t)rank, k))) return 0; /* two passes over k dims */
-  if (!an_set_rank(c, out, rank)) return 0;
-  for (size_t d = 0; d < rank; d++) {
-    /* A valid model has, at each position, dims that are 1 or one and the
-     * same n: a number other than 1 is n (a dim not known, or an
-     * expression, is then 1 or n); without one, n is the dims' common
-     * expression when they have one. */
-    an_elem num = an_unknown(), expr = an_unknown();
-    int nums_agree = 1, exprs_agree = 1, any_unknown = 0;
-    for (size_t i = 0; i < k; i++) {
-      const slot_info *s = ins[i];
-      if (d + s->rank < rank) continue; /* a missing leading dim is 1 */
-      an_elem e = s->dims[d + s->rank - rank];
-      if (e.known) {
-        if (e.v == 1) continue;
-        if (num.known && num.v != e.v) nums_agree = 0; /* an error at run time */
-        num = e;
-      } else if (!an_is_set(e)) {
-        any_unknown = 1;
-      } else if (!an_is_set(expr)) {
-        expr = e;
-      } else if (!same_elem(c, expr, e)) {
-        exprs_agree = 0;
-      }
-    }
-    if (num.known) {
-      out->dims[d] = nums_agree ? num : an_unknown();
-    } else if (any_unknown || !exprs_agree) {
-      out->dims[d] = an_unknown();
-    } else {
-      out->dims[d] = an_is_set(expr) ? expr : an_num(1);
-    }
-  }
-  return 1;
-}
 
 /* The flat index into s of output element f of dims od (rank r), with
  * broadcasting. */
@@ -245,7 +126,7 @@ static int eval_elementwise(an_ctx *c, const graph_node *n) {
       }
     }
   }
-  if (!broadcast_dims(c, out, list, k)) return 0;
+  if (!an_broadcast(c, out, list, k)) return 0;
   size_t count;
   if (!small_count(out, &count) || !is_int_type(out->type)) return 1;
   for (size_t i = 0; i < k; i++) {
@@ -294,7 +175,7 @@ static int eval_not(an_ctx *c, const graph_node *n) {
 static int eval_cast(an_ctx *c, const graph_node *n) {
   slot_info *x = in(c, n, 0);
   slot_info *out = &c->slots[n->outputs[0]];
-  int64_t to = attr_int(n, "to", 0);
+  int64_t to = an_attr_int(n, "to", 0);
   if (x == NULL) return 1;
   if (!an_copy(c, out, x)) return 0;
   out->value = NULL;
@@ -308,7 +189,7 @@ static int eval_cast(an_ctx *c, const graph_node *n) {
   for (size_t i = 0; i < out->n_vals; i++) {
     an_elem e = x->vals[i];
     if (e.known) {
-      out->vals[i] = out->type == ONNXSHAPE_TYPE_BOOL ? an_num(e.v != 0) : in_range(e, out->type);
+      out->vals[i] = out->type == ONNXSHAPE_TYPE_BOOL ? an_num(e.v != 0) : an_in_range(e, out->type);
     } else if (out->type != ONNXSHAPE_TYPE_INT64 && out->type != ONNXSHAPE_TYPE_UINT64) {
       out->vals[i] = an_unknown();
     }
@@ -333,7 +214,7 @@ static int eval_gather(an_ctx *c, const graph_node *n) {
   if (data == NULL || idx == NULL) return 1;
   out->type = data->type;
   if (!data->rank_known || !idx->rank_known) return 1;
-  int64_t axis = norm_axis(attr_int(n, "axis", 0), data->rank, 1);
+  int64_t axis = an_norm_axis(an_attr_int(n, "axis", 0), data->rank, 1);
   if (axis < 0) return 1;
   size_t a = (size_t)axis;
   if (!an_set_rank(c, out, data->rank - 1 + idx->rank)) return 0;
@@ -426,17 +307,17 @@ static int eval_slice(an_ctx *c, const graph_node *n) {
   int64_t starts[64], ends[64], axes[64], steps[64];
   size_t ns = 0, ne = 0, na = 0, nst = 0;
   int absent_s, absent_e, absent_a, absent_st;
-  int ok_s = int_list(c, n, "starts", 10, 1, starts, 64, &ns, &absent_s);
-  int ok_e = int_list(c, n, "ends", 10, 2, ends, 64, &ne, &absent_e);
-  int ok_a = int_list(c, n, "axes", 10, 3, axes, 64, &na, &absent_a);
-  int ok_st = n->version >= 10 ? int_list(c, n, "steps", 10, 4, steps, 64, &nst, &absent_st) : 0;
+  int ok_s = an_int_list(c, n, "starts", 10, 1, starts, 64, &ns, &absent_s);
+  int ok_e = an_int_list(c, n, "ends", 10, 2, ends, 64, &ne, &absent_e);
+  int ok_a = an_int_list(c, n, "axes", 10, 3, axes, 64, &na, &absent_a);
+  int ok_st = n->version >= 10 ? an_int_list(c, n, "steps", 10, 4, steps, 64, &nst, &absent_st) : 0;
   if (n->version < 10) absent_st = 1;
   if (!an_set_rank(c, out, r)) return 0;
   for (size_t i = 0; i < r; i++) out->dims[i] = data->dims[i];
   /* Which dims are sliced: the axes (or 0, 1, ... as many as starts has
    * elements, when the count is known); every dim when that is unknown. */
   size_t count_s;
-  int n_known = ok_s ? (count_s = ns, 1) : list_length(c, n, "starts", 10, 1, &count_s);
+  int n_known = ok_s ? (count_s = ns, 1) : an_list_length(c, n, "starts", 10, 1, &count_s);
   if ((!ok_a && !absent_a) || (absent_a && !n_known) || r > 64) {
     for (size_t i = 0; i < r; i++) out->dims[i] = an_unknown();
     return 1;
@@ -450,7 +331,7 @@ static int eval_slice(an_ctx *c, const graph_node *n) {
   for (size_t i = 0; i < na; i++) {
     /* An axis out of range (negative ones before version 10) or repeated:
      * an error at run time, so nothing is known of the output. */
-    int64_t a = norm_axis(axes[i], r, n->version >= 10);
+    int64_t a = an_norm_axis(axes[i], r, n->version >= 10);
     if (a < 0 || sliced[a]) {
       out->rank_known = 0;
       return 1;
@@ -501,9 +382,9 @@ static int eval_concat(an_ctx *c, const graph_node *n) {
     r = x->rank;
   }
   if (!an_charge(c, an_mul(n->n_inputs, r))) return 0; /* each dim looks at every input */
-  const node_attr *ax = attr(n, "axis");
+  const node_attr *ax = an_attr(n, "axis");
   int64_t axis = ax != NULL ? ax->i : (n->version < 4 ? 1 : INT64_MAX);
-  axis = norm_axis(axis, r, n->version >= 11);
+  axis = an_norm_axis(axis, r, n->version >= 11);
   if (axis < 0) return 1;
   if (!an_set_rank(c, out, r)) return 0;
   for (size_t d = 0; d < r; d++) {
@@ -557,7 +438,7 @@ static int eval_squeeze(an_ctx *c, const graph_node *n, int unsqueeze) {
   int64_t axes[64];
   size_t na = 0;
   int absent;
-  int ok = int_list(c, n, "axes", 13, 1, axes, 64, &na, &absent);
+  int ok = an_int_list(c, n, "axes", 13, 1, axes, 64, &na, &absent);
   if (!unsqueeze && ok && na == 0) {
     if (n->version >= 13) return 1; /* D11 */
     ok = 0;
@@ -571,7 +452,7 @@ static int eval_squeeze(an_ctx *c, const graph_node *n, int unsqueeze) {
     out_rank = r + na;
     if (out_rank > 128) return 1;
     for (size_t i = 0; i < na; i++) {
-      int64_t a = norm_axis(axes[i], out_rank, n->version >= 11);
+      int64_t a = an_norm_axis(axes[i], out_rank, n->version >= 11);
       if (a < 0 || mark[a]) return 1;
       mark[a] = 1;
     }
@@ -585,7 +466,7 @@ static int eval_squeeze(an_ctx *c, const graph_node *n, int unsqueeze) {
       }
     }
     for (size_t i = 0; i < na; i++) {
-      int64_t a = norm_axis(axes[i], r, n->version >= 11);
+      int64_t a = an_norm_axis(axes[i], r, n->version >= 11);
       if (a < 0 || mark[a] || (x->dims[a].known && x->dims[a].v != 1)) return 1;
       mark[a] = 1;
     }
@@ -663,7 +544,7 @@ static int eval_range(an_ctx *c, const graph_node *n) {
     int64_t v;
     out->vals[i] = __builtin_mul_overflow(i, delta, &v) || __builtin_add_overflow(v, start, &v)
                        ? an_unknown()
-                       : in_range(an_num(v), out->type);
+                       : an_in_range(an_num(v), out->type);
   }
   return 1;
 }
@@ -679,12 +560,12 @@ static int eval_reduce_prod(an_ctx *c, const graph_node *n) {
   int64_t axes[2];
   size_t na = 0;
   int absent;
-  int ok = int_list(c, n, "axes", 18, 1, axes, 2, &na, &absent);
-  int noop = n->version >= 18 && attr_int(n, "noop_with_empty_axes", 0) != 0;
+  int ok = an_int_list(c, n, "axes", 18, 1, axes, 2, &na, &absent);
+  int noop = n->version >= 18 && an_attr_int(n, "noop_with_empty_axes", 0) != 0;
   if (!ok && !absent) return 1;
   if ((absent || na == 0) && noop) return eval_copy(c, n);
-  if (ok && na > 0 && !(na == 1 && x->rank == 1 && norm_axis(axes[0], 1, 1) == 0)) return 1;
-  int keep = attr_int(n, "keepdims", 1) != 0;
+  if (ok && na > 0 && !(na == 1 && x->rank == 1 && an_norm_axis(axes[0], 1, 1) == 0)) return 1;
+  int keep = an_attr_int(n, "keepdims", 1) != 0;
   if (!an_set_rank(c, out, keep ? x->rank : 0)) return 0;
   for (size_t i = 0; i < out->rank; i++) out->dims[i] = an_num(1);
   if (!x->vals_known || !is_int_type(x->type)) return 1;

@@ -36,6 +36,23 @@
 #define an_alloc onnxshape__an_alloc
 #define count_stopped onnxshape__an_count_stopped
 #define an_afford onnxshape__an_afford
+#define an_attr onnxshape__an_attr
+#define an_attr_int onnxshape__an_attr_int
+#define an_attr_float onnxshape__an_attr_float
+#define an_attr_ints onnxshape__an_attr_ints
+#define an_attr_is onnxshape__an_attr_is
+#define an_has_attr onnxshape__an_has_attr
+#define an_int_list onnxshape__an_int_list
+#define an_list_length onnxshape__an_list_length
+#define an_norm_axis onnxshape__an_norm_axis
+#define an_in_range onnxshape__an_in_range
+#define an_broadcast onnxshape__an_broadcast
+#define an_out onnxshape__an_out
+#define an_set_dims onnxshape__an_set_dims
+#define an_set_unknown_dims onnxshape__an_set_unknown_dims
+#define an_equate onnxshape__an_equate
+#define an_sym onnxshape__an_sym
+#define an_expr_charge onnxshape__an_expr_charge
 
 /* An element (a dim or an integer value): a number (known), an
  * expression over symbols (e, expr.h), or unknown. */
@@ -211,5 +228,39 @@ void count_stopped(an_ctx *c, const graph_node *n);
  * beside dims): 1 when `units` are spent, else 0, the node counted. */
 int an_afford(an_ctx *c, const graph_node *n, uint64_t units);
 
+
+/* ---- ops_common.c: the handler toolkit ---- */
+
+/* Node n's attribute `name`, or NULL. */
+const node_attr *an_attr(const graph_node *n, const char *name);
+/* An INT, FLOAT or INTS attribute (NULL for INTS absent or of another
+ * type, else its *len values); the default when absent or of another type. */
+int64_t an_attr_int(const graph_node *n, const char *name, int64_t def);
+double an_attr_float(const graph_node *n, const char *name, double def);
+const int64_t *an_attr_ints(const graph_node *n, const char *name, size_t *len);
+/* 1 when STRING attribute `name` is exactly `value`. */
+int an_attr_is(const graph_node *n, const char *name, const char *value);
+int an_has_attr(const graph_node *n, const char *name);
+/* A list of numbers from an INTS attribute (version < since) or from input
+ * k: 1 with *v and *len when every number is known and at most cap, 0
+ * otherwise; *absent says it is not given at all. */
+int an_int_list(an_ctx *c, const graph_node *n, const char *name, int since, size_t k,
+                int64_t *v, size_t cap, size_t *len, int *absent);
+/* The length of such a list when known (its values need not be). */
+int an_list_length(an_ctx *c, const graph_node *n, const char *name, int since, size_t k,
+                   size_t *len);
+/* An axis in [-r, r-1] (or [0, r-1] when negatives are not allowed) as
+ * 0..r-1, or -1. */
+int64_t an_norm_axis(int64_t axis, size_t r, int negative_ok);
+/* e when it is a number in type's range (or not a number), else unknown. */
+an_elem an_in_range(an_elem e, int32_t type);
+/* out's dims: the multidirectional broadcast of the k inputs' dims (a
+ * NULL input or one of unknown rank leaves out's rank unknown). */
+int an_broadcast(an_ctx *c, slot_info *out, slot_info *const *ins, size_t k);
+/* Output k of node n, or NULL when absent. */
+slot_info *an_out(an_ctx *c, const graph_node *n, size_t k);
+/* out's dims: rank copies of dims; or rank dims not known. */
+int an_set_dims(an_ctx *c, slot_info *out, const an_elem *dims, size_t rank);
+int an_set_unknown_dims(an_ctx *c, slot_info *out, size_t rank);
 
 #endif
