@@ -92,9 +92,12 @@ typedef struct slot_info {
 #define AN_WORK_BASE ((uint64_t)1 << 22)
 #define AN_WORK_PER_BYTE 64u
 static inline uint64_t an_work_limit(size_t len) {
-  uint64_t per = (uint64_t)len > (UINT64_MAX - AN_WORK_BASE) / AN_WORK_PER_BYTE
+  /* Through a uint64_t variable: a 32-bit size_t never passes the bound,
+   * and comparing it directly is a type-limits warning there. */
+  uint64_t n = (uint64_t)len;
+  uint64_t per = n > (UINT64_MAX - AN_WORK_BASE) / AN_WORK_PER_BYTE
                      ? UINT64_MAX - AN_WORK_BASE
-                     : (uint64_t)len * AN_WORK_PER_BYTE;
+                     : n * AN_WORK_PER_BYTE;
   return AN_WORK_BASE + per;
 }
 
