@@ -67,4 +67,41 @@ function tensor(name, elemType, dims, raw, strings) {
   return Buffer.concat(parts);
 }
 
-module.exports = { attr, attrTensor, node, valueInfo, model, tensor };
+const ATTR_FLOAT = 1;
+const ATTR_STRING = 3;
+const ATTR_FLOATS = 6;
+const ATTR_STRINGS = 8;
+const fFloat = (field, v) => {
+  const b = Buffer.alloc(4);
+  b.writeFloatLE(v, 0);
+  return Buffer.concat([key(field, 5), b]);
+};
+
+// FLOAT, FLOATS, STRING and STRINGS attributes.
+function attrFloat(name, v) {
+  return Buffer.concat([fBytes(1, name), fFloat(2, v), fInt(20, ATTR_FLOAT)]);
+}
+function attrFloats(name, vs) {
+  return Buffer.concat([fBytes(1, name), ...vs.map((v) => fFloat(7, v)), fInt(20, ATTR_FLOATS)]);
+}
+function attrString(name, s) {
+  return Buffer.concat([fBytes(1, name), fBytes(4, s), fInt(20, ATTR_STRING)]);
+}
+function attrStrings(name, ss) {
+  return Buffer.concat([fBytes(1, name), ...ss.map((s) => fBytes(9, s)), fInt(20, ATTR_STRINGS)]);
+}
+
+// A value_info with element type and dims: each a number (dim_value), a
+// string (dim_param) or null (neither).
+function valueInfoShape(name, elemType, dims) {
+  const shape = Buffer.concat(dims.map((d) => fBytes(1, d === null ? Buffer.alloc(0)
+    : typeof d === 'string' ? fBytes(2, d) : fInt(1, d))));
+  const tensorType = Buffer.concat([fInt(1, elemType), fBytes(2, shape)]);
+  return Buffer.concat([fBytes(1, name), fBytes(2, fBytes(1, tensorType))]);
+}
+
+// A value_info with a name only (onnxruntime infers an output's type).
+const valueInfoName = (name) => fBytes(1, name);
+
+module.exports = { attr, attrTensor, attrFloat, attrFloats, attrString, attrStrings, node,
+                   valueInfo, valueInfoShape, valueInfoName, model, tensor };
