@@ -905,16 +905,23 @@ static void put(text *t, const char *s, size_t n) {
 
 static void put_s(text *t, const char *s) { put(t, s, strlen(s)); }
 
-static void put_i(text *t, int64_t v) {
+/* A magnitude's decimal digits. */
+static void put_u(text *t, uint64_t u) {
   char d[24];
   size_t n = 0;
-  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
   do {
     d[n++] = (char)('0' + u % 10);
     u /= 10;
   } while (u != 0);
-  if (v < 0) put_s(t, "-");
   for (size_t i = 0; i < n; i++) put(t, &d[n - 1 - i], 1);
+}
+
+/* |v| as an unsigned magnitude (INT64_MIN included). */
+static uint64_t magnitude(int64_t v) { return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; }
+
+static void put_i(text *t, int64_t v) {
+  if (v < 0) put_s(t, "-");
+  put_u(t, magnitude(v));
 }
 
 static int is_identifier(const char *s) {
@@ -970,15 +977,8 @@ static void put_expr(text *t, const an_expr *e) {
     int64_t c = m->coef;
     if (i > 0) put_s(t, c < 0 ? " - " : " + ");
     else if (c < 0) put_s(t, "-");
-    uint64_t mag = c < 0 ? (uint64_t)0 - (uint64_t)c : (uint64_t)c;
-    if (mag != 1) {
-      char d[24];
-      size_t n = 0;
-      do {
-        d[n++] = (char)('0' + mag % 10);
-        mag /= 10;
-      } while (mag != 0);
-      for (size_t k = 0; k < n; k++) put(t, &d[n - 1 - k], 1);
+    if (magnitude(c) != 1) {
+      put_u(t, magnitude(c));
       put_s(t, "*");
     }
     for (uint32_t k = 0; k < m->n; k++) {
@@ -988,14 +988,7 @@ static void put_expr(text *t, const an_expr *e) {
   }
   if (e->constant != 0) {
     put_s(t, e->constant < 0 ? " - " : " + ");
-    uint64_t mag = e->constant < 0 ? (uint64_t)0 - (uint64_t)e->constant : (uint64_t)e->constant;
-    char d[24];
-    size_t n = 0;
-    do {
-      d[n++] = (char)('0' + mag % 10);
-      mag /= 10;
-    } while (mag != 0);
-    for (size_t k = 0; k < n; k++) put(t, &d[n - 1 - k], 1);
+    put_u(t, magnitude(e->constant));
   }
 }
 
