@@ -45,7 +45,7 @@ int cli_check(int argc, char **argv) {
   size_t n = onnxshape_profile_count(r);
   /* Rule names: JSON's "rule"; the human tag adds "sonnx-" under the profile. */
   static const char *const rules[] = {"", "default", "sparse", "domain", "conflict",
-                                      "portability", "incomplete"};
+                                      "portability", "incomplete", "order"};
   for (size_t i = 0; i < n; i++) {
     const char *msg = onnxshape_profile_message(r, i);
     unsigned k = (unsigned)onnxshape_profile_rule_of(r, i);

@@ -525,9 +525,12 @@ typedef enum onnxshape_profile_rule {
   ONNXSHAPE_PROFILE_PORTABILITY = 5, /**< a node whose result depends on a point where the
                                          specification and widely used implementations
                                          disagree (docs/divergences.md) */
-  ONNXSHAPE_PROFILE_INCOMPLETE = 6 /**< the analysis ran out of its work budget
+  ONNXSHAPE_PROFILE_INCOMPLETE = 6, /**< the analysis ran out of its work budget
                                         (LIMIT-ANALYSIS-WORK) on some nodes: findings there
                                         may be missing */
+  ONNXSHAPE_PROFILE_ORDER = 7 /**< a graph's nodes are not in topological order, which ONNX
+                                   requires (the model loads, and is analysed and run, in
+                                   dependency order) */
 } onnxshape_profile_rule;
 
 /** The findings of one check. */

@@ -663,11 +663,19 @@ static void test_many_names(void) {
                ONNXSHAPE_ERR_INVALID_MODEL);
   CHECK_STR(d.message, "Reshape-14 (node 'r15000'): output 'y14321' is already defined");
   CHECK(model == NULL);
+  /* r15000 taking r15001's output closes a cycle (r15001 takes y15000);
+   * the depth-first order meets it at r15001 */
   len = chain_model(N, 15000, "y15001", NULL);
   CHECK_STATUS(onnxshape_model_parse(big_model, len, NULL, &model, &d),
                ONNXSHAPE_ERR_INVALID_MODEL);
   CHECK_STR(d.message,
-            "Reshape-14 (node 'r15000'): input 'y15001' is not a graph input, an initializer or "
+            "node 'r15001' takes 'y15000', which depends on the node's own outputs: the nodes "
+            "form a cycle");
+  len = chain_model(N, 15000, "nowhere", NULL);
+  CHECK_STATUS(onnxshape_model_parse(big_model, len, NULL, &model, &d),
+               ONNXSHAPE_ERR_INVALID_MODEL);
+  CHECK_STR(d.message,
+            "Reshape-14 (node 'r15000'): input 'nowhere' is not a graph input, an initializer or "
             "the output of an earlier node");
   len = chain_model(N, 19999, NULL, "s");
   CHECK_STATUS(onnxshape_model_parse(big_model, len, NULL, &model, &d),

@@ -270,7 +270,7 @@ static const char *with_index(onnxshape_model *m, const char *base, size_t index
  * so that no two graphs share a path. NULL when out of memory. */
 const char *onnxshape__graph_path(onnxshape_model *m, model_graph *g, graph_node *n,
                               const char *what, int many, size_t k) {
-  size_t index = (size_t)(n - g->nodes);
+  size_t index = n->index;
   const char *part = n->path_name;
   if (part == NULL) part = n->name[0] != '\0' ? n->name : with_index(m, n->op_type, index);
   while (part != NULL) {
@@ -464,9 +464,12 @@ static onnxshape_status connect(onnxshape_model *m, model_graph *g, graph_node *
   return connect_output(m, g, n, out, &n->outputs[0], diag);
 }
 
+/* Loads NodeProto np (the index-th of its graph in the file) as g's next
+ * node. */
 static onnxshape_status load_node(onnxshape_model *m, model_graph *g, const Onnx__NodeProto *np,
                                   size_t index, onnxshape_diag *diag) {
-  graph_node *n = &g->nodes[index];
+  graph_node *n = &g->nodes[g->n_nodes];
+  n->index = index;
   const model_graph **scopes = NULL; /* where a graph a call passed in is loaded */
   if (g->call != NULL) {
     onnxshape_status st = onnxshape__resolve_refs(m, g->call, &np, &scopes, diag);
@@ -602,6 +605,135 @@ static onnxshape_status graph_arrays(onnxshape_model *m, model_graph *g, const O
   return ONNXSHAPE_OK;
 }
 
+/* The producers of a graph's values, by name: open addressing over the
+ * NodeProtos' output names (the first node that names one; the loader
+ * reports a name defined twice when it gets there). */
+typedef struct producers {
+  const char **names;
+  size_t *nodes;
+  size_t mask;
+} producers;
+
+static int index_producers(onnxshape_model *m, const Onnx__GraphProto *gp, producers *p) {
+  size_t n = 0;
+  for (size_t i = 0; i < gp->n_node; i++) {
+    if (gp->node[i]->n_output > SIZE_MAX - n) return 0;
+    n += gp->node[i]->n_output;
+  }
+  size_t size = index_size(n, &p->mask);
+  p->names = size != 0 ? model_alloc(m, size, sizeof *p->names) : NULL;
+  p->nodes = size != 0 ? model_alloc(m, size, sizeof *p->nodes) : NULL;
+  if (p->names == NULL || p->nodes == NULL) return 0;
+  for (size_t i = 0; i < gp->n_node; i++) {
+    const Onnx__NodeProto *np = gp->node[i];
+    for (size_t k = 0; k < np->n_output; k++) {
+      const char *out = np->output[k];
+      if (out == NULL || out[0] == '\0') continue;
+      size_t at = onnxshape__name_hash(out) & p->mask;
+      for (; p->names[at] != NULL; at = (at + 1) & p->mask) {
+        onnxshape__probes++;
+        if (strcmp(p->names[at], out) == 0) break;
+      }
+      if (p->names[at] != NULL) continue;
+      p->names[at] = out;
+      p->nodes[at] = i;
+    }
+  }
+  return 1;
+}
+
+/* The node of the graph that makes `name`, or SIZE_MAX (a graph input, an
+ * initializer, a name of an enclosing graph, or none). */
+static size_t producer_of(const producers *p, const char *name) {
+  if (name == NULL || name[0] == '\0') return SIZE_MAX;
+  for (size_t at = onnxshape__name_hash(name) & p->mask; p->names[at] != NULL;
+       at = (at + 1) & p->mask) {
+    onnxshape__probes++;
+    if (strcmp(p->names[at], name) == 0) return p->nodes[at];
+  }
+  return SIZE_MAX;
+}
+
+/* A NodeProto's label as load_node makes it: its name, or "#INDEX". */
+static const char *proto_label(onnxshape_model *m, const Onnx__NodeProto *np, size_t i) {
+  if (np->name != NULL && np->name[0] != '\0') return np->name;
+  char *made = model_alloc(m, 24, 1);
+  if (made != NULL) (void)snprintf(made, 24, "#%zu", i);
+  return made;
+}
+
+/* A topological order of gp's nodes (depth first from each node in file
+ * order, inputs before the node: a node comes as early as its inputs
+ * allow), or a cycle. Linear in the nodes and their inputs. */
+static onnxshape_status topological(onnxshape_model *m, const Onnx__GraphProto *gp,
+                                    const producers *p, size_t *order, onnxshape_diag *diag) {
+  size_t n = gp->n_node, done = 0;
+  unsigned char *state = model_alloc(m, n, 1); /* 0 new, 1 on the path, 2 placed */
+  size_t *stack = model_alloc(m, n, sizeof *stack);
+  size_t *next = model_alloc(m, n, sizeof *next); /* the next input to follow */
+  if (state == NULL || stack == NULL || next == NULL) return out_of_memory(m, diag);
+  for (size_t root = 0; root < n; root++) {
+    if (state[root] != 0) continue;
+    size_t depth = 0;
+    stack[depth++] = root;
+    state[root] = 1;
+    while (depth > 0) {
+      size_t i = stack[depth - 1];
+      const Onnx__NodeProto *np = gp->node[i];
+      if (next[i] == np->n_input) {
+        state[i] = 2;
+        order[done++] = i;
+        depth--;
+        continue;
+      }
+      const char *in = np->input[next[i]++];
+      size_t j = producer_of(p, in);
+      if (j == SIZE_MAX || state[j] == 2) continue;
+      if (state[j] == 1) {
+        diag->node = NULL;
+        return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
+                                "node '{}' takes '{}', which depends on the node's own outputs: "
+                                "the nodes form a cycle",
+                                ONNXSHAPE__ARGS(ARG_NAME(proto_label(m, np, i)), ARG_NAME(in)));
+      }
+      state[j] = 1;
+      stack[depth++] = j;
+    }
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* The order in which g's nodes load: NULL (the file's) when every node
+ * takes values only from earlier nodes, as ONNX requires; else a
+ * topological order (onnxruntime runs such a model; analysis follows it,
+ * and check reports the order), which g records the first use before the
+ * producer of. A node that takes its own output, or a cycle, is an error.
+ * A subgraph's reads of the enclosing graph do not count as inputs here:
+ * such a value must still come from an earlier node. */
+static onnxshape_status node_order(onnxshape_model *m, model_graph *g, const Onnx__GraphProto *gp,
+                                   size_t **order, onnxshape_diag *diag) {
+  *order = NULL;
+  if (gp->n_node < 2) return ONNXSHAPE_OK;
+  producers p;
+  if (!index_producers(m, gp, &p)) return out_of_memory(m, diag);
+  for (size_t i = 0; i < gp->n_node && g->unordered_node == NULL; i++) {
+    const Onnx__NodeProto *np = gp->node[i];
+    for (size_t k = 0; k < np->n_input; k++) {
+      size_t j = producer_of(&p, np->input[k]);
+      if (j == SIZE_MAX || j < i) continue;
+      g->unordered_node = proto_label(m, np, i);
+      g->unordered_input = np->input[k];
+      g->unordered_producer = proto_label(m, gp->node[j], j);
+      if (g->unordered_node == NULL || g->unordered_producer == NULL) return out_of_memory(m, diag);
+      break;
+    }
+  }
+  if (g->unordered_node == NULL) return ONNXSHAPE_OK;
+  *order = model_alloc(m, gp->n_node, sizeof **order);
+  if (*order == NULL) return out_of_memory(m, diag);
+  return topological(m, gp, &p, *order, diag);
+}
+
 /* g's inputs: each declared (strictly in the main graph) and a new name. */
 static onnxshape_status graph_inputs(onnxshape_model *m, model_graph *g, const Onnx__GraphProto *gp,
                                      onnxshape_diag *diag) {
@@ -685,9 +817,12 @@ onnxshape_status onnxshape__load_graph(onnxshape_model *m, model_graph *g, const
     st = load_decl(m, gp->value_info[i], &g->value_info[i], "value_info", 0, diag);
     g->n_value_info = i + 1;
   }
-  for (size_t i = 0; i < gp->n_node && st == ONNXSHAPE_OK; i++) {
+  size_t *order = NULL;
+  if (st == ONNXSHAPE_OK) st = node_order(m, g, gp, &order, diag);
+  for (size_t k = 0; k < gp->n_node && st == ONNXSHAPE_OK; k++) {
+    size_t i = order != NULL ? order[k] : k;
     st = load_node(m, g, gp->node[i], i, diag);
-    g->n_nodes = i + 1;
+    g->n_nodes = k + 1;
   }
   if (st != ONNXSHAPE_OK) return st;
   diag->node = NULL;

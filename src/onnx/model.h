@@ -132,6 +132,7 @@ typedef struct graph_node {
   onnxshape_owned_tensor *constant; /* Constant's value; ConstantOfShape's `value` */
   model_graph *body; /* a call of a model-local function: its body, loaded for this call
                         (docs/analysis.md, "Model-local functions"); else NULL */
+  size_t index;          /* its place among its graph's NodeProtos (the file's order) */
   const char *path_name; /* for a node that holds graphs, its part of their paths: its name,
                             or OP#INDEX when it has none, with "#INDEX" added while the path
                             it makes is taken (paths are unique in the model) */
@@ -182,7 +183,13 @@ struct model_graph {
   size_t n_inits;
   onnxshape_owned_tensor **inits;
   size_t n_nodes;
-  graph_node *nodes;
+  graph_node *nodes;         /* in an order where every node follows the nodes it takes
+                                values from: the file's, or a topological order when the
+                                file's is not one (each node keeps its file index) */
+  const char *unordered_node; /* when the file's order is not topological: the first node
+                                (its label) that takes a value of a later node... */
+  const char *unordered_input; /* ...that value's name... */
+  const char *unordered_producer; /* ...and the later node's label; else all NULL */
 };
 
 struct onnxshape_model {

@@ -628,11 +628,29 @@ onnxshape_status onnxshape_model_infer(const onnxshape_model *m, onnxshape_infer
   return infer_model(m, &none, out, NULL, NULL, NULL, diag);
 }
 
+/* A graph whose nodes the file does not give in topological order: one
+ * finding each, naming the first node that takes a later node's value. */
+static void report_order(const onnxshape_model *m, onnxshape__report_fn report, void *ctx) {
+  for (size_t k = 0; k < m->n_graphs; k++) {
+    const model_graph *g = m->graphs[k];
+    if (g->unordered_node == NULL) continue;
+    char msg[ONNXSHAPE_DIAG_SIZE], placed[ONNXSHAPE_DIAG_SIZE];
+    (void)onnxshape__format(msg, sizeof msg,
+                            "node '{}' takes '{}' before node '{}' makes it: ONNX requires a "
+                            "graph's nodes in topological order (analysed in dependency order)",
+                            ONNXSHAPE__ARGS(ARG_NAME(g->unordered_node), ARG_NAME(g->unordered_input),
+                                            ARG_NAME(g->unordered_producer)));
+    onnxshape__in_graph(placed, sizeof placed, g->path, NULL, msg);
+    report(ctx, ONNXSHAPE_PROFILE_ORDER, placed);
+  }
+}
+
 onnxshape_status onnxshape__model_infer_all(const onnxshape_model *m, onnxshape__report_fn report,
                                             void *ctx, onnxshape__arena *within,
                                             onnxshape_diag *diag) {
   const onnxshape_infer_options none = ONNXSHAPE_INFER_OPTIONS_INIT;
   onnxshape_inference *inf = NULL;
+  report_order(m, report, ctx);
   onnxshape_status st = infer_model(m, &none, &inf, report, ctx, within, diag);
   if (st == ONNXSHAPE_OK && inf->summary.out_of_work > 0) {
     /* the findings the budget left unsearched: said, not silently missing */

@@ -657,3 +657,25 @@ write("long_conflict.onnx", model(
                                            f_bytes(7, node("Identity", ["A"], ["Y"])) +
                                            f_bytes(9, f_str(1, "") + f_int(2, 13)) +
                                            f_str(10, LONG_FN[0])))
+# Nodes out of topological order (issue 31 item 5): the Identity that
+# reads the Reshape's output comes first, the Shape last; in an If branch
+# too (unnamed nodes are "#INDEX" by their place in the file). And two
+# cycles: through three nodes, and a node that takes its own output.
+ORDER_NODES = [node("Identity", ["y"], ["z"], name="last"),
+               node("Reshape", ["x", "s"], ["y"], name="reshape"),
+               node("Shape", ["x"], ["s"], name="shape")]
+write("unordered.onnx", model(ORDER_NODES, [value_info("x", "float", ["N", 3])],
+                              [value_info("z", "float")], opset=17))
+unordered_branch = graph([node("Neg", ["t"], ["u"]), node("Shape", ["x"], ["t"])], [],
+                         [value_info("u", "int64")], name="then_u")
+write("unordered_branch.onnx", model(
+    [node("If", ["c"], ["v"], [attr("then_branch", A_GRAPH, unordered_branch),
+                               attr("else_branch", A_GRAPH, unordered_branch)], name="if_c")],
+    [value_info("x", "float", ["N", 3]), value_info("c", "bool", [])],
+    [value_info("v", "int64")], opset=17))
+write("cycle.onnx", model([node("Identity", ["c"], ["a"], name="first"),
+                           node("Identity", ["a"], ["b"], name="second"),
+                           node("Identity", ["b"], ["c"], name="third")],
+                          [value_info("x", "float", [2])], [value_info("c", "float")], opset=17))
+write("self_cycle.onnx", model([node("Add", ["x", "y"], ["y"])],
+                               [value_info("x", "float", [2])], [value_info("y", "float")], opset=17))

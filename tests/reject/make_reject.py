@@ -77,11 +77,15 @@ reject_model("other_domain", model([node("Shape", ["x"], ["y"], domain="com.exam
              "has com.example:Shape (1)")
 reject_model("unsupported_operator", model([node("Relu", ["x"], ["y"], name="act")], [X], [Y]),
              "this model also has Relu (1) (use infer or check to analyse it)")
-reject_model("input_not_produced_yet",
-             model([node("Reshape", ["x", "s"], ["y"], name="r"), node("Shape", ["x"], ["s"])],
+reject_model("input_never_produced",
+             model([node("Reshape", ["x", "s"], ["y"], name="r"), node("Shape", ["x"], ["t"])],
                    [X], [Y]),
              "Reshape-13 (node 'r'): input 's' is not a graph input, an initializer or the "
              "output of an earlier node")
+reject_model("node_cycle",
+             model([node("Reshape", ["x", "s"], ["y"], name="r"), node("Shape", ["y"], ["s"], name="sh")],
+                   [X], [Y]),
+             "node 'sh' takes 'y', which depends on the node's own outputs: the nodes form a cycle")
 reject_model("duplicate_node_output",
              model([node("Shape", ["x"], ["y"]), node("Size", ["x"], ["y"], name="second")],
                    [X], [value_info("y", "int64")]),
