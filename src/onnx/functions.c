@@ -39,22 +39,62 @@ static int fn_is(const Onnx__FunctionProto *f, const char *domain, const char *n
 /* The function a node of domain (normalised: "" for the default domain),
  * op_type and overload calls, or NULL; *free_at is where the index would
  * take it. */
-const Onnx__FunctionProto *onnxshape__find_function(const onnxshape_model *m, const char *domain,
-                                                const char *name, const char *overload,
-                                                size_t *free_at) {
+const model_function *onnxshape__find_function(const onnxshape_model *m, const char *domain,
+                                               const char *name, const char *overload,
+                                               size_t *free_at) {
   if (m->fn_index == NULL) return NULL;
   size_t at = fn_hash(domain, name, overload) & m->fn_mask;
   for (size_t e; (e = m->fn_index[at]) != 0; at = (at + 1) & m->fn_mask) {
     onnxshape__probes++;
-    const Onnx__FunctionProto *f = m->functions[e - 1];
-    if (fn_is(f, domain, name, overload)) return f;
+    const model_function *fn = &m->functions[e - 1];
+    if (fn_is(fn->proto, domain, name, overload)) return fn;
   }
   *free_at = at;
   return NULL;
 }
 
+/* The default-domain opset function fn's body resolves at: its own
+ * import, else the model's; found once, when the function is indexed (a
+ * call then costs nothing in the length of its import list). A second
+ * default-domain import, or a version this build does not support, is
+ * recorded for the calls to refuse (as the first such import says). */
+static void function_opset(const onnxshape_model *m, model_function *fn) {
+  const Onnx__FunctionProto *f = fn->proto;
+  fn->opset = m->opset;
+  int found = 0;
+  for (size_t i = 0; i < f->n_opset_import; i++) {
+    onnxshape__probes++;
+    const Onnx__OperatorSetIdProto *o = f->opset_import[i];
+    if (!is_default_domain(o->domain)) continue;
+    if (found++) {
+      fn->opset_fault = FN_OPSET_TWICE;
+      return;
+    }
+    if (!o->has_version || o->version < 1 || o->version > ONNXSHAPE_MAX_OPSET) {
+      fn->opset_fault = FN_OPSET_UNSUPPORTED;
+      fn->opset = o->version;
+      return;
+    }
+    fn->opset = o->version;
+  }
+}
+
+/* Refuses a call (node n) of a function whose opset imports are faulty. */
+static onnxshape_status opset_fault(const graph_node *n, const model_function *fn,
+                                    onnxshape_diag *diag) {
+  const Onnx__FunctionProto *f = fn->proto;
+  if (fn->opset_fault == FN_OPSET_TWICE) {
+    return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
+                 "function '{}{}{}' imports the default domain twice",
+                 ONNXSHAPE__ARGS(FN_ARGS(f)));
+  }
+  return NFAIL(n, ONNXSHAPE_ERR_UNSUPPORTED_OPSET,
+               "function '{}{}{}' imports default-domain opset {}; this build supports 1 to {}",
+               ONNXSHAPE__ARGS(FN_ARGS(f), ARG_INT(fn->opset), ARG_INT(ONNXSHAPE_MAX_OPSET)));
+}
+
 /* Each function decoded, named, and indexed by (domain, name, overload),
- * which must be unique. */
+ * which must be unique; its opset found. */
 onnxshape_status onnxshape__load_functions(onnxshape_model *m, const Onnx__ModelProto *mp,
                                        onnxshape_diag *diag) {
   if (mp->n_functions == 0) return ONNXSHAPE_OK;
@@ -83,7 +123,8 @@ onnxshape_status onnxshape__load_functions(onnxshape_model *m, const Onnx__Model
       return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "function '{}{}{}' is defined twice",
                               ONNXSHAPE__ARGS(FN_ARGS(f)));
     }
-    m->functions[i] = f;
+    m->functions[i].proto = f;
+    function_opset(m, &m->functions[i]);
     m->fn_index[at] = i + 1;
     m->n_functions = i + 1;
   }
@@ -181,32 +222,6 @@ onnxshape_status onnxshape__resolve_refs(onnxshape_model *m, const model_call *c
   return ONNXSHAPE_OK;
 }
 
-/* The default-domain opset a function's body resolves at: its own import,
- * else the model's. */
-static onnxshape_status function_opset(const onnxshape_model *m, const graph_node *n,
-                                       const Onnx__FunctionProto *f, int64_t *opset,
-                                       onnxshape_diag *diag) {
-  *opset = m->opset;
-  int found = 0;
-  for (size_t i = 0; i < f->n_opset_import; i++) {
-    const Onnx__OperatorSetIdProto *o = f->opset_import[i];
-    if (!is_default_domain(o->domain)) continue;
-    if (found++) {
-      return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
-                   "function '{}{}{}' imports the default domain twice",
-                   ONNXSHAPE__ARGS(FN_ARGS(f)));
-    }
-    if (!o->has_version || o->version < 1 || o->version > ONNXSHAPE_MAX_OPSET) {
-      return NFAIL(n, ONNXSHAPE_ERR_UNSUPPORTED_OPSET,
-                   "function '{}{}{}' imports default-domain opset {}; this build supports 1 to {}",
-                   ONNXSHAPE__ARGS(FN_ARGS(f), ARG_INT(o->version),
-                                   ARG_INT(ONNXSHAPE_MAX_OPSET)));
-    }
-    *opset = o->version;
-  }
-  return ONNXSHAPE_OK;
-}
-
 /* ValueInfoProtos that only name values (a function's inputs and outputs
  * have names alone); NULL when out of memory. */
 static Onnx__ValueInfoProto **named_values(onnxshape_model *m, char **names, size_t n) {
@@ -223,10 +238,11 @@ static Onnx__ValueInfoProto **named_values(onnxshape_model *m, char **names, siz
 }
 
 /* Node n of g (decoded from np; scopes as onnxshape__resolve_refs gave them, or NULL)
- * calls function f: its body, loaded for this call. */
+ * calls function fn: its body, loaded for this call. */
 onnxshape_status onnxshape__load_body(onnxshape_model *m, model_graph *g, graph_node *n,
                                   const Onnx__NodeProto *np, const model_graph *const *scopes,
-                                  const Onnx__FunctionProto *f, onnxshape_diag *diag) {
+                                  const model_function *fn, onnxshape_diag *diag) {
+  const Onnx__FunctionProto *f = fn->proto;
   for (const model_call *c = g->call; c != NULL; c = c->outer) {
     if (c->function == f) {
       return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
@@ -271,8 +287,8 @@ onnxshape_status onnxshape__load_body(onnxshape_model *m, model_graph *g, graph_
   if (gp->input == NULL || gp->output == NULL || body->path == NULL) {
     return out_of_memory(m, diag);
   }
-  onnxshape_status st = function_opset(m, n, f, &body->opset, diag);
-  if (st != ONNXSHAPE_OK) return st;
+  if (fn->opset_fault != FN_OPSET_OK) return opset_fault(n, fn, diag);
+  body->opset = fn->opset;
   *call = (model_call){f, np, g->call, NULL, 0, attr_scopes};
   if (!index_call_attrs(m, call)) return out_of_memory(m, diag);
   body->call = call;

@@ -489,7 +489,7 @@ static onnxshape_status load_node(onnxshape_model *m, model_graph *g, const Onnx
   if (st != ONNXSHAPE_OK) return st;
   if ((onnxshape__op_flags(n->op) & OPF_STRICT) == 0) {
     size_t unused;
-    const Onnx__FunctionProto *f =
+    const model_function *f =
         n->op == OP_OTHER && onnxshape__calls_functions(n->domain)
             ? onnxshape__find_function(m, n->domain, n->op_type, overload_of(np->overload), &unused)
             : NULL;

@@ -132,9 +132,9 @@ int onnxshape__calls_functions(const char *domain);
 /* The function a node of domain (normalised: "" for the default domain),
  * op_type and overload calls, or NULL; *free_at is where the index would
  * take it. */
-const Onnx__FunctionProto *onnxshape__find_function(const onnxshape_model *m, const char *domain,
-                                                    const char *name, const char *overload,
-                                                    size_t *free_at);
+const model_function *onnxshape__find_function(const onnxshape_model *m, const char *domain,
+                                               const char *name, const char *overload,
+                                               size_t *free_at);
 /* Each of the model's functions decoded, named and indexed. */
 onnxshape_status onnxshape__load_functions(onnxshape_model *m, const Onnx__ModelProto *mp,
                                            onnxshape_diag *diag);
@@ -144,9 +144,9 @@ onnxshape_status onnxshape__load_functions(onnxshape_model *m, const Onnx__Model
 onnxshape_status onnxshape__resolve_refs(onnxshape_model *m, const model_call *c,
                                          const Onnx__NodeProto **np, const model_graph ***scopes,
                                          onnxshape_diag *diag);
-/* Node n of g calls function f: its body, loaded for this call. */
+/* Node n of g calls function fn: its body, loaded for this call. */
 onnxshape_status onnxshape__load_body(onnxshape_model *m, model_graph *g, graph_node *n,
                                       const Onnx__NodeProto *np, const model_graph *const *scopes,
-                                      const Onnx__FunctionProto *f, onnxshape_diag *diag);
+                                      const model_function *fn, onnxshape_diag *diag);
 
 #endif

@@ -82,6 +82,20 @@ typedef struct node_attr {
 
 typedef struct model_graph model_graph;
 
+/* A model-local function, as indexed once when the model loads: what
+ * every call of it needs, worked out once rather than per call. */
+typedef struct model_function {
+  const void *proto;  /* the Onnx__FunctionProto */
+  int64_t opset;      /* the default-domain opset its body resolves at: its own import, else
+                         the model's */
+  int opset_fault;    /* FN_OPSET_OK, or why a call of it is refused (an uncalled function
+                         is not: its body never loads) */
+} model_function;
+
+/* model_function.opset_fault: the function imports the default domain
+ * twice, or at a version this build does not support (opset holds it). */
+enum { FN_OPSET_OK = 0, FN_OPSET_TWICE = 1, FN_OPSET_UNSUPPORTED = 2 };
+
 /* A call of a model-local function whose body is loading: the body's
  * attribute references resolve against the call's attributes, then the
  * function's defaults. */
@@ -202,7 +216,7 @@ struct onnxshape_model {
   value_slot **slot;    /* by id */
   size_t n_functions;   /* model-local functions (FunctionProto), decoded and named; each
                            call loads the body again, as a graph of its own */
-  const void **functions; /* the Onnx__FunctionProto of each */
+  model_function *functions; /* each, in file order */
   size_t *fn_index;     /* open-addressing hash of (domain, name, overload): index + 1, 0 empty */
   size_t fn_mask;       /* its size - 1 */
   int error_placed;     /* while loading: the error's message already names its graph */
