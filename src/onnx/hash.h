@@ -17,5 +17,8 @@ void onnxshape__hash_set_key(uint64_t k0, uint64_t k1);
 /* Entries the loader's lookups of this thread have looked at (index
  * probes, opset imports): work counted, not timed (tests/test_loader.c). */
 extern _Thread_local uint64_t onnxshape__probes;
+/* Bytes of names this thread has hashed (onnxshape__name_hash) or compared
+ * (onnxshape__same_name): work counted, not timed. */
+extern _Thread_local uint64_t onnxshape__name_bytes;
 
 #endif

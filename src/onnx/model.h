@@ -82,6 +82,13 @@ typedef struct node_attr {
 
 typedef struct model_graph model_graph;
 
+/* A name and its hash (onnxshape__name_hash), as the name indexes take
+ * it. */
+typedef struct name_key {
+  const char *s;
+  size_t hash;
+} name_key;
+
 /* A model-local function, as indexed once when the model loads: what
  * every call of it needs, worked out once rather than per call. */
 typedef struct model_function {
@@ -90,6 +97,9 @@ typedef struct model_function {
                          the model's */
   int opset_fault;    /* FN_OPSET_OK, or why a call of it is refused (an uncalled function
                          is not: its body never loads) */
+  size_t hash;        /* of its (domain, name, overload), for the index */
+  size_t cost;        /* the bytes each call counts against LIMIT-MEMORY: its encoded size,
+                         as if the call decoded the body again */
 } model_function;
 
 /* model_function.opset_fault: the function imports the default domain
@@ -106,6 +116,8 @@ typedef struct model_call {
   size_t *attrs;                  /* what a reference can take, by name: open-addressing hash of
                                      k + 1 for the k-th of the call's attributes followed by the
                                      function's defaults; 0 empty */
+  name_key *attr_keys;            /* beside each entry of attrs, its name's key (an interned
+                                     name's pointer when there is one) */
   size_t attrs_mask;              /* its size - 1 */
   const model_graph **scopes;     /* for each of the call's attributes, the graph whose names a
                                      GRAPH or GRAPHS value of it sees: the caller's (ONNX's
@@ -156,6 +168,7 @@ typedef enum slot_kind { SLOT_INPUT, SLOT_INITIALIZER, SLOT_SPARSE, SLOT_NODE } 
 
 typedef struct value_slot {
   const char *name;
+  size_t hash;                  /* of name (the graph's index compares it first) */
   slot_kind kind;
   size_t id;                    /* its number in the model (onnxshape_model.slot) */
   const model_graph *graph;     /* the graph that defines it */
@@ -219,6 +232,11 @@ struct onnxshape_model {
   model_function *functions; /* each, in file order */
   size_t *fn_index;     /* open-addressing hash of (domain, name, overload): index + 1, 0 empty */
   size_t fn_mask;       /* its size - 1 */
+  name_key *known;      /* the long names of functions (LONG_NAME bytes or more, load.h),
+                           each content once: open-addressing hash by address, s NULL empty;
+                           NULL when there are none */
+  name_key *names;      /* the same names, by content (by their hashes) */
+  size_t names_mask;    /* the size of each - 1 */
   int error_placed;     /* while loading: the error's message already names its graph */
   const char **paths;   /* every graph's path: open-addressing hash set (NULL empty) */
   size_t n_paths;       /* paths in it */

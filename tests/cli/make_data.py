@@ -489,6 +489,15 @@ for k in range(30):
 write("function_blowup.onnx", fn_model([node("F0", ["x"], ["y"], domain="custom", name="top")],
                                        chain, [value_info("x", "float", [2])],
                                        [value_info("y", "int64")]))
+# Each call of a function counts the bytes of its body's names against the
+# memory limit, as if it copied them (LIMIT-MEMORY): 4,000 calls of a body
+# whose value name is 20,000 bytes long (a 100 KB model) would expand to
+# 160 MB of names (and print them, from infer), and stop at the limit.
+long_a = "A" * 20000
+write("function_long_names.onnx", fn_model(
+    [node("F", ["x"], ["y%d" % i], domain="custom") for i in range(4000)],
+    [function("F", "custom", [long_a], ["Y"], [node("Identity", [long_a], ["Y"])], opset=15)],
+    [value_info("x", "float", [1])], [value_info("y0", "float")]))
 # A function that imports the default domain twice (as a model may not).
 twice_imported = function("Flatten2", "custom", ["X"], ["Y"], [
     node("Shape", ["X"], ["Y"], name="sh")], opset=15) + f_bytes(9, f_str(1, "") + f_int(2, 1))
