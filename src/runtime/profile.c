@@ -73,7 +73,8 @@ static void add(onnxshape_profile_report *r, onnxshape_profile_rule rule, const 
  * a sparse tensor. */
 typedef struct sparse_scan {
   onnxshape_profile_report *r;
-  onnxshape__arena *arena; /* where subgraphs and functions decode: the model's */
+  onnxshape__arena *arena; /* where subgraphs and functions decode: within the model's, borrowing
+                              bytes fields from the level above */
   onnxshape_diag *diag;
   onnxshape_status st; /* a subgraph or function that does not decode stops the walk */
 } sparse_scan;
@@ -377,6 +378,12 @@ static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena
   onnxshape_status st = ONNXSHAPE_OK;
   if (profile == ONNXSHAPE_CHECK_SONNX) {
     onnxshape__arena *scan = onnxshape__arena_new_within(arena, SIZE_MAX);
+    /* Each subgraph decodes from the bytes of the level above. Borrowed,
+     * a level costs its own structure, not a copy of every level below it
+     * (depth times the size): the bytes are the model's (its arena, or the
+     * mapping, unmapped only after the check), and this arena is released
+     * first; findings hold copies of what they show. */
+    if (scan != NULL) scan->borrow = 1;
     st = scan != NULL ? sparse_uses(proto, r, scan, diag)
                       : onnxshape__out_of_memory(arena, "checking the model", diag);
     onnxshape__arena_release(scan);
