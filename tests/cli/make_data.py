@@ -620,6 +620,37 @@ write("sparse_everywhere.onnx", model(
      value_info_of("seqs", seq_type(sparse_type("float", [3])))],
     [value_info("io", "float"), value_info("f", "float")], opset=16,
     extra_opsets=[("custom", 1)]) + f_bytes(25, SPARSE_FN))
+# Sparse tensor types as TYPE_PROTO(S) attributes (review finding 12): an
+# Optional making an optional sparse tensor, one in an If branch making a
+# sequence of them, a custom node listing a map to them among its types, a
+# function's default; an Optional of a dense tensor (in the other branch and
+# in the main graph) is no finding.
+
+
+def type_attr(name, tp):
+    """A TYPE_PROTO attribute, or TYPE_PROTOS for a list of TypeProtos."""
+    if isinstance(tp, list):
+        return f_str(1, name) + f_int(20, 14) + b"".join(f_bytes(15, t) for t in tp)
+    return f_str(1, name) + f_int(20, 13) + f_bytes(14, tp)
+
+
+TP_THEN = graph([node("Optional", [], ["so"], [type_attr("type", seq_type(sparse_type("float", [2])))],
+                      name="seq_opt")], [], [value_info("so")])
+TP_ELSE = graph([node("Optional", [], ["do"], [type_attr("type", tensor_type("float"))])], [],
+                [value_info("do")])
+TP_FN = (f_str(1, "TF") + f_str(5, "B") + f_bytes(7, node("Optional", [], ["B"], [])) +
+         f_bytes(9, f_str(1, "") + f_int(2, 18)) + f_str(10, "custom") +
+         f_bytes(11, type_attr("type", sparse_type("int64", [3]))))
+write("sparse_types.onnx", model(
+    [node("Optional", [], ["o"], [type_attr("type", sparse_type("float", [4, 4]))]),
+     node("If", ["flag"], ["io"], [attr("then_branch", A_GRAPH, TP_THEN),
+                                   attr("else_branch", A_GRAPH, TP_ELSE)], name="branch"),
+     node("Types", [], ["t"], [type_attr("types", [tensor_type("float"), map_type(
+         "int64", sparse_type("float", [1]))])], domain="custom", name="types"),
+     node("Optional", [], ["dense"], [type_attr("type", tensor_type("float"))], name="dense"),
+     node("TF", [], ["f"], domain="custom", name="call")],
+    [value_info("flag", "bool", [])], [value_info("io", "float")], opset=18,
+    extra_opsets=[("custom", 1)]) + f_bytes(25, TP_FN))
 # Bindings: two inputs that share N, a sequence input, an input with a
 # near name.
 write("two_n.onnx", model([node("Shape", ["a"], ["sa"]), node("Shape", ["b"], ["sb"])],
