@@ -651,6 +651,14 @@ write("sparse_types.onnx", model(
      node("TF", [], ["f"], domain="custom", name="call")],
     [value_info("flag", "bool", [])], [value_info("io", "float")], opset=18,
     extra_opsets=[("custom", 1)]) + f_bytes(25, TP_FN))
+# Forty short input names and a long one (review finding 9): the list of
+# inputs in "no graph input named ..." gets the room the two shortened
+# names leave.
+write("long_inputs.onnx", model(
+    [node("Shape", ["L" * 100 + "_tensor_input_A"], ["s"])],
+    [value_info("in%02d" % i, "float", [2]) for i in range(40)] +
+    [value_info("L" * 100 + "_tensor_input_A", "float", [2])], [value_info("s", "int64")],
+    opset=13))
 # Bindings: two inputs that share N, a sequence input, an input with a
 # near name.
 write("two_n.onnx", model([node("Shape", ["a"], ["sa"]), node("Shape", ["b"], ["sb"])],
