@@ -301,17 +301,98 @@ const char *onnxshape__graph_path(onnxshape_model *m, model_graph *g, graph_node
   return NULL;
 }
 
+/* The length of the piece of escaped text at s (n > 0 bytes left): a
+ * backslash escape (\n, \xNN, ...), a UTF-8 sequence or a byte; never
+ * more than n. */
+static size_t text_piece(const char *s, size_t n) {
+  unsigned char c = (unsigned char)s[0];
+  size_t k = c == '\\'              ? (n > 1 && s[1] == 'x' ? 4u : 2u)
+             : (c & 0xe0u) == 0xc0u ? 2u
+             : (c & 0xf0u) == 0xe0u ? 3u
+             : (c & 0xf8u) == 0xf0u ? 4u
+                                    : 1u;
+  return k < n ? k : n;
+}
+
+/* model.h. Made in a buffer of its own, then copied: out may be any of the
+ * three. */
+void onnxshape__fit_message(char *out, size_t cap, const char *head, const char *body,
+                            const char *tail) {
+  char text[ONNXSHAPE_DIAG_SIZE];
+  if (cap == 0) return;
+  if (cap > sizeof text) cap = sizeof text;
+  size_t hl = strlen(head), bl = strlen(body), tl = strlen(tail);
+  static const size_t marker = 5; /* " ... " at most */
+  if (hl + tl + marker >= cap) {
+    /* no room for any of the body (no caller's head and tail are this long) */
+    size_t n = onnxshape__format(text, cap, "{}...{}",
+                                 ONNXSHAPE__ARGS(ARG_TEXT(head), ARG_TEXT(tail)));
+    memcpy(out, text, n + 1);
+    return;
+  }
+  size_t room = cap - 1 - hl - tl, at = 0;
+  memcpy(text, head, hl);
+  at = hl;
+  if (bl <= room) {
+    memcpy(text + at, body, bl);
+    at += bl;
+  } else {
+    /* Half the room to the body's end, which names the rule, from the start
+     * of a word when one starts within the first half of that; the rest to
+     * its start (the operator, node, graph), to the end of a word likewise.
+     * Else a cut between two pieces of text, never inside an escape or a
+     * UTF-8 sequence; "..." says where. */
+    size_t avail = room - marker, want = avail / 2, from = bl - want;
+    size_t b_any = bl, b_word = bl;
+    for (size_t i = 0; i < bl; i += text_piece(body + i, bl - i)) {
+      if (i < from) continue; /* from >= 1: want < avail < bl */
+      if (b_any == bl) b_any = i;
+      if (body[i - 1] == ' ') {
+        b_word = i;
+        break;
+      }
+    }
+    int word_b = b_word < bl && b_word - b_any <= want / 2;
+    size_t b = word_b ? b_word : b_any;
+    /* upto < bl: the body's start is read within it */
+    size_t upto = avail - (bl - b), a_any = 0, a_word = 0;
+    int found = 0;
+    for (size_t i = 0; i <= upto; i += text_piece(body + i, bl - i)) {
+      a_any = i;
+      if (body[i] == ' ') {
+        a_word = i;
+        found = 1;
+      }
+    }
+    int word_a = found && a_any - a_word <= upto / 2;
+    size_t a = word_a ? a_word : a_any;
+    int sp_a = word_a, sp_b = word_b;
+    memcpy(text + at, body, a);
+    at += a;
+    if (sp_a) text[at++] = ' ';
+    memcpy(text + at, "...", 3);
+    at += 3;
+    if (sp_b) text[at++] = ' ';
+    memcpy(text + at, body + b, bl - b);
+    at += bl - b;
+  }
+  memcpy(text + at, tail, tl);
+  at += tl;
+  text[at] = '\0';
+  memcpy(out, text, at + 1);
+}
+
 void onnxshape__in_graph(char *out, size_t cap, const char *path, const char *note,
                          const char *message) {
-  char text[ONNXSHAPE_DIAG_SIZE];
-  (void)onnxshape__format(text, sizeof text, "{}", ONNXSHAPE__ARGS(ARG_TEXT(message)));
+  char head[ONNXSHAPE_DIAG_SIZE / 2];
   if (path[0] == '\0') {
-    (void)onnxshape__format(out, cap, "{}", ONNXSHAPE__ARGS(ARG_TEXT(text)));
+    head[0] = '\0';
   } else {
-    (void)onnxshape__format(out, cap, "in {}{}{}: {}",
+    (void)onnxshape__format(head, sizeof head, "in {}{}{}: ",
                             ONNXSHAPE__ARGS(ARG_NAME(path), ARG_STR(note != NULL ? " " : ""),
-                                            ARG_STR(note != NULL ? note : ""), ARG_TEXT(text)));
+                                            ARG_STR(note != NULL ? note : "")));
   }
+  onnxshape__fit_message(out, cap, head, message, "");
 }
 
 /* A load error in graph g (not the main graph) says where, once: "in

@@ -302,10 +302,19 @@ typedef onnxshape_status (*onnxshape__decoded_fn)(const void *proto, struct onnx
 onnxshape_status onnxshape__model_file_decoded(const char *path, onnxshape__decoded_fn use,
                                                void *ctx, onnxshape_diag *diag);
 
+/* head, body and tail (escaped text) into out (cap bytes, at most
+ * ONNXSHAPE_DIAG_SIZE; out may be any of them): whole when they fit, else
+ * head and tail whole and the body without its middle, cut where a word
+ * ends and where one starts (else between two characters, never inside an
+ * escape) and marked "...": the start of a finding (its operator and node)
+ * and its end (the rule) stay. (src/onnx/graph.c) */
+void onnxshape__fit_message(char *out, size_t cap, const char *head, const char *body,
+                            const char *tail);
+
 /* A message about graph `path` (a model_graph's path): "in PATH: message",
  * or "in PATH NOTE: message" with a note (not NULL), or the message alone
- * for the main graph (path ""), into out (cap bytes). out may be message.
- * (src/onnx/model.c) */
+ * for the main graph (path ""), into out (cap bytes), fitted as
+ * onnxshape__fit_message fits a body. out may be message. (src/onnx/graph.c) */
 void onnxshape__in_graph(char *out, size_t cap, const char *path, const char *note,
                          const char *message);
 

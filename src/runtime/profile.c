@@ -358,14 +358,12 @@ static onnxshape_status sparse_uses(const void *proto, onnxshape_profile_report 
   return sc.st;
 }
 
+/* A finding of the analysis; a DOMAIN one says it needs no data (the
+ * finding's middle gives way when the message is full, never its end). */
 static void add_domain(void *ctx, int rule, const char *message) {
   char msg[ONNXSHAPE_DIAG_SIZE];
-  if (rule == ONNXSHAPE_PROFILE_DOMAIN) {
-    (void)onnxshape__format(msg, sizeof msg, "{} (known without input data)",
-                            ONNXSHAPE__ARGS(ARG_TEXT(message)));
-  } else {
-    (void)onnxshape__format(msg, sizeof msg, "{}", ONNXSHAPE__ARGS(ARG_TEXT(message)));
-  }
+  onnxshape__fit_message(msg, sizeof msg, "", message,
+                         rule == ONNXSHAPE_PROFILE_DOMAIN ? " (known without input data)" : "");
   add(ctx, (onnxshape_profile_rule)rule, msg);
 }
 

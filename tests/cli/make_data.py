@@ -659,6 +659,23 @@ write("long_inputs.onnx", model(
     [value_info("in%02d" % i, "float", [2]) for i in range(40)] +
     [value_info("L" * 100 + "_tensor_input_A", "float", [2])], [value_info("s", "int64")],
     opset=13))
+# Findings longer than a message once placed (review finding 9): a
+# portability risk of a Shape node with an 80-byte name in the branch of an
+# If with an 80-byte name (its text was dropped whole after "in PATH: "),
+# and Reshape-19 refusing an int4 input, whose list of allowed types leaves
+# no room for " (known without input data)" (dropped).
+LONG_THEN = graph([node("Shape", ["x"], ["y"], [attr("start", A_INT, 1)], name="S" * 80)], [],
+                  [value_info("y")])
+LONG_ELSE = graph([node("Shape", ["x"], ["z"], [attr("start", A_INT, 0), attr("end", A_INT, 1)])],
+                  [], [value_info("z")])
+write("long_risk.onnx", model(
+    [node("If", ["c"], ["o"], [attr("then_branch", A_GRAPH, LONG_THEN),
+                               attr("else_branch", A_GRAPH, LONG_ELSE)], name="I" * 80)],
+    [value_info("x", "float"), value_info("c", "bool", [])], [value_info("o", "int64")], opset=15))
+write("long_refusal.onnx", model(
+    [node("Reshape", ["x", "s"], ["y"], name="R" * 80)], [value_info("x", "int4", [4])],
+    [value_info("y", "int4")], initializers=[tensor("s", "int64", [1], raw=struct.pack("<q", 4))],
+    opset=19))
 # Bindings: two inputs that share N, a sequence input, an input with a
 # near name.
 write("two_n.onnx", model([node("Shape", ["a"], ["sa"]), node("Shape", ["b"], ["sb"])],
