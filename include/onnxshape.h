@@ -303,8 +303,10 @@ typedef struct onnxshape_result onnxshape_result;
  *         input's declaration ONNXSHAPE_ERR_TYPE_NOT_ALLOWED (type),
  *         ONNXSHAPE_ERR_INVALID_RANK (rank) or ONNXSHAPE_ERR_INVALID_MODEL (a
  *         numeric dim); any kernel status, with a message naming the node;
- *         ONNXSHAPE_ERR_OUT_OF_MEMORY; and the refusals of
- *         onnxshape_model_check_runnable().
+ *         ONNXSHAPE_ERR_OUT_OF_MEMORY (also past the memory limit: the
+ *         result's values and the dims its nodes make take at most what the
+ *         model's limit leaves, as onnxshape_model_infer()'s analysis); and
+ *         the refusals of onnxshape_model_check_runnable().
  */
 ONNXSHAPE_API onnxshape_status onnxshape_model_run(const onnxshape_model *model,
                                                   const onnxshape_binding *inputs,

@@ -125,6 +125,21 @@ def main():
             f.write(data)
         check("infer on one node of %d outputs" % n, [bin_, "infer", path], len(data), words)
         runs += 1
+    # run: 300 Shape nodes of one rank-100,000 initializer (204 KB) copy
+    # 800 KB of dims each. The result's words were plain malloc, outside
+    # the limit: 240 MB (review finding 10: 2,000 nodes took 1.57 GB, 12 s);
+    # now they come from an arena within the limit, refused at it.
+    rank = 100000
+    ones = tensor("big", "float", [1] * rank, raw=b"\0\0\x80\x3f")
+    data = model([node("Shape", ["big"], ["s%d" % k]) for k in range(300)], [],
+                 [value_info("s0", "int64", [rank])], initializers=[ones], opset=13)
+    path = os.path.join(work, "shapes.onnx")
+    with open(path, "wb") as f:
+        f.write(data)
+    os.makedirs(os.path.join(work, "shapes_out"))
+    check("run on 300 Shape nodes of rank %d" % rank,
+          [bin_, "run", path, "-o", os.path.join(work, "shapes_out")], len(data), words)
+    runs += 1
     # Subgraphs nested 31 deep, 8 MiB of initializer in the innermost: the
     # sparse scan of check --profile sonnx decodes each level from the bytes
     # of the one above. Copying them, it held every level below each one
