@@ -184,11 +184,34 @@ static void test_crafted_names_in_real_runs(void) {
   free(cm.b);
 }
 
+/* The 64-bit hash of `name` in a new process of this program, under the
+ * key it draws; *ok is 0 when that fails. */
+static uint64_t hash_in_new_process(const char *name, int *ok) {
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "ONNXSHAPE_HASH_OF='%s' '%s'", name, self);
+  FILE *p = popen(cmd, "r");
+  unsigned long long v = 0;
+  *ok = p != NULL && fscanf(p, "%llx", &v) == 1;
+  if (p != NULL) *ok = pclose(p) == 0 && *ok;
+  return (uint64_t)v;
+}
+
 /* covers: LIMIT-HASH */
-/* The key a process draws is not fixed: two draws differ (reading it twice
- * through a fresh process is what the CLI test does; here, that the hash
- * depends on the key at all). */
+/* The key a process draws is not fixed: three processes hash a name three
+ * ways, none of them the way a zero key does (with a constant key, drawn
+ * or not, they agree and this fails); and the hash depends on the key. */
 static void test_hash_depends_on_key(void) {
+  int ok[3];
+  uint64_t h[3];
+  for (int i = 0; i < 3; i++) h[i] = hash_in_new_process("input_ids", &ok[i]);
+  CHECK(ok[0] && ok[1] && ok[2]);
+  onnxshape__hash_set_key(0, 0);
+  uint64_t zero = onnxshape__bytes_hash("input_ids", 9);
+  fprintf(stderr, "input_ids: %016llx, %016llx, %016llx in three processes; %016llx under 0\n",
+          (unsigned long long)h[0], (unsigned long long)h[1], (unsigned long long)h[2],
+          (unsigned long long)zero);
+  CHECK(h[0] != h[1] && h[1] != h[2] && h[0] != h[2]);
+  CHECK(h[0] != zero && h[1] != zero && h[2] != zero);
   onnxshape__hash_set_key(1, 2);
   size_t a = onnxshape__name_hash("input_ids");
   onnxshape__hash_set_key(3, 4);
@@ -373,6 +396,13 @@ int main(int argc, char **argv) {
   self = argc > 0 ? argv[0] : "test_loader";
   /* As a child of test_crafted_names_in_real_runs: the probes of loading
    * one file under the key this process drew. */
+  /* As a child of test_hash_depends_on_key: a name's hash under the key
+   * this process drew. */
+  const char *name = getenv("ONNXSHAPE_HASH_OF");
+  if (name != NULL) {
+    printf("%llx\n", (unsigned long long)onnxshape__bytes_hash(name, strlen(name)));
+    return 0;
+  }
   const char *path = getenv("ONNXSHAPE_PROBES_OF");
   if (path != NULL) {
     FILE *f = fopen(path, "rb");
