@@ -478,7 +478,9 @@ ONNXSHAPE_API onnxshape_status onnxshape_model_infer(const onnxshape_model *mode
  *         input's declaration or another binding, a negative dim, an input
  *         or symbol bound twice, dims given to an input that is not a tensor
  *         (a sequence, map, optional or sparse tensor), a symbol that no
- *         declaration of the model names).
+ *         declaration of the model names; options whose @c size is below
+ *         this struct's first version, or more than 256 bytes past this
+ *         library's struct, or that set a field past it).
  */
 ONNXSHAPE_API onnxshape_status onnxshape_model_infer_with(const onnxshape_model *model,
                                                          const onnxshape_infer_options *opts,
