@@ -303,8 +303,10 @@ typedef struct onnxshape_result onnxshape_result;
  *         input's declaration ONNXSHAPE_ERR_TYPE_NOT_ALLOWED (type),
  *         ONNXSHAPE_ERR_INVALID_RANK (rank) or ONNXSHAPE_ERR_INVALID_MODEL (a
  *         numeric dim); any kernel status, with a message naming the node;
- *         ONNXSHAPE_ERR_OUT_OF_MEMORY; and the refusals of
- *         onnxshape_model_check_runnable().
+ *         ONNXSHAPE_ERR_OUT_OF_MEMORY (also past the memory limit: the
+ *         result's values and the dims its nodes make take at most what the
+ *         model's limit leaves, as onnxshape_model_infer()'s analysis); and
+ *         the refusals of onnxshape_model_check_runnable().
  */
 ONNXSHAPE_API onnxshape_status onnxshape_model_run(const onnxshape_model *model,
                                                   const onnxshape_binding *inputs,
@@ -476,7 +478,9 @@ ONNXSHAPE_API onnxshape_status onnxshape_model_infer(const onnxshape_model *mode
  *         input's declaration or another binding, a negative dim, an input
  *         or symbol bound twice, dims given to an input that is not a tensor
  *         (a sequence, map, optional or sparse tensor), a symbol that no
- *         declaration of the model names).
+ *         declaration of the model names; options whose @c size is below
+ *         this struct's first version, or more than 256 bytes past this
+ *         library's struct, or that set a field past it).
  */
 ONNXSHAPE_API onnxshape_status onnxshape_model_infer_with(const onnxshape_model *model,
                                                          const onnxshape_infer_options *opts,

@@ -168,7 +168,7 @@ static void test_model_in_memory(void) {
 }
 
 /* covers: RESHAPE-LITERAL RESHAPE-COUNT */
-/* A target longer than the runner's inline buffer exercises its chunks. */
+/* A target of 300 dims, read and resolved in the words of the runner's arena. */
 static void test_long_target(void) {
   int64_t target[300];
   for (size_t i = 0; i < 300; i++) target[i] = 1;
@@ -224,17 +224,34 @@ static void test_struct_sizes(void) {
   CHECK(v != NULL && v->size == sizeof *v);
   onnxshape_inference_free(inf);
   inf = NULL;
-  /* Too small: a struct without size (zeroed) or one cut before n_dims. */
+  /* Too small: a struct without size (zeroed), and one cut before n_dims,
+   * whose n_dims and dims (here contradicting each other) are not read. */
+  const size_t least = offsetof(onnxshape_infer_options, keep_going) + sizeof opts.keep_going;
+  char want[ONNXSHAPE_DIAG_SIZE];
   opts.size = 0;
   CHECK_STATUS(onnxshape_model_infer_with(model, &opts, &inf, &d),
                ONNXSHAPE_ERR_INVALID_ARGUMENT);
-  char want[ONNXSHAPE_DIAG_SIZE];
   snprintf(want, sizeof want,
            "model_infer: options.size is 0; it must be at least %zu (initialize the options "
-           "with ONNXSHAPE_INFER_OPTIONS_INIT)",
-           offsetof(onnxshape_infer_options, keep_going) + sizeof opts.keep_going);
+           "with ONNXSHAPE_INFER_OPTIONS_INIT)", least);
   CHECK_STR(d.message, want);
   CHECK(inf == NULL);
+  onnxshape_infer_options_init(&opts);
+  opts.size = offsetof(onnxshape_infer_options, n_dims);
+  opts.n_dims = 1; /* with dims NULL: "NULL argument", were it read */
+  CHECK_STATUS(onnxshape_model_infer_with(model, &opts, &inf, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  snprintf(want, sizeof want,
+           "model_infer: options.size is %zu; it must be at least %zu (initialize the options "
+           "with ONNXSHAPE_INFER_OPTIONS_INIT)", offsetof(onnxshape_infer_options, n_dims), least);
+  CHECK_STR(d.message, want);
+  CHECK(inf == NULL);
+  opts.size = sizeof opts;
+  CHECK_STATUS(onnxshape_model_infer_with(model, &opts, &inf, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "model_infer: NULL argument");
+  CHECK(inf == NULL);
+  onnxshape_infer_options_init(&opts);
   /* A newer caller's struct: extra fields unset pass, set ones are refused. */
   struct newer_options {
     onnxshape_infer_options known;
@@ -253,6 +270,28 @@ static void test_struct_sizes(void) {
            "model_infer: the options set a field at byte %zu, which this library (%zu bytes "
            "of options) does not have", offsetof(struct newer_options, newer) + 8, sizeof opts);
   CHECK_STR(d.message, want);
+  /* At most 256 bytes more than this library's struct (a larger size is
+   * no size: a caller built against another layout), refused before any
+   * byte past the struct is read, set (here the last) or not. */
+  struct far_options {
+    onnxshape_infer_options known;
+    unsigned char more[257];
+  } far;
+  memset(&far, 0, sizeof far);
+  onnxshape_infer_options_init(&far.known);
+  far.known.size = sizeof opts + 256;
+  CHECK_STATUS(onnxshape_model_infer_with(model, &far.known, &inf, &d), ONNXSHAPE_OK);
+  onnxshape_inference_free(inf);
+  inf = NULL;
+  far.known.size = sizeof opts + 257;
+  far.more[256] = 1;
+  CHECK_STATUS(onnxshape_model_infer_with(model, &far.known, &inf, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  snprintf(want, sizeof want,
+           "model_infer: options.size is %zu; this library takes at most %zu (was the caller "
+           "built against this library's header?)", sizeof opts + 257, sizeof opts + 256);
+  CHECK_STR(d.message, want);
+  CHECK(inf == NULL);
   onnxshape_model_free(model);
 }
 
@@ -737,10 +776,12 @@ static void check_many_inputs(int n) {
   b[n - 1].name = "y";
   CHECK_STATUS(onnxshape_model_run(model, b, (size_t)n, &r, &d), ONNXSHAPE_ERR_NOT_FOUND);
   char want[ONNXSHAPE_DIAG_SIZE];
+  /* (the list takes the room the message leaves, not a fixed 160 bytes) */
   snprintf(want, sizeof want,
            "the model has no graph input named 'y' (its graph inputs: 'x0', 'x1', 'x2', 'x3', "
            "'x4', 'x5', 'x6', 'x7', 'x8', 'x9', 'x10', 'x11', 'x12', 'x13', 'x14', 'x15', 'x16', "
-           "and %d more inputs)", n - 17);
+           "'x17', 'x18', 'x19', 'x20', 'x21', 'x22', 'x23', 'x24', 'x25', 'x26', 'x27', 'x28', "
+           "'x29', 'x30', 'x31', and %d more inputs)", n - 32);
   CHECK_STR(d.message, want);
   CHECK(r == NULL);
   /* One edit from an input's name: that one is suggested. */
@@ -749,7 +790,8 @@ static void check_many_inputs(int n) {
   snprintf(want, sizeof want,
            "the model has no graph input named 'x12 '; did you mean 'x12'? (its graph inputs: "
            "'x0', 'x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'x7', 'x8', 'x9', 'x10', 'x11', 'x12', "
-           "'x13', 'x14', 'x15', 'x16', and %d more inputs)", n - 17);
+           "'x13', 'x14', 'x15', 'x16', 'x17', 'x18', 'x19', 'x20', 'x21', 'x22', 'x23', 'x24', "
+           "'x25', 'x26', 'x27', and %d more inputs)", n - 28);
   CHECK_STR(d.message, want);
   onnxshape_model_free(model);
 }

@@ -76,6 +76,16 @@ onnxshape__arena *onnxshape__arena_new_within(onnxshape__arena *parent, size_t l
   return a;
 }
 
+int onnxshape__arena_charge(onnxshape__arena *a, size_t n) {
+  if (n > onnxshape__arena_room(a)) {
+    a->over_limit = 1;
+    return 0;
+  }
+  a->taken += n;
+  if (a->within != NULL) a->within->taken += n;
+  return 1;
+}
+
 void onnxshape__arena_detach(onnxshape__arena *a) {
   if (a == NULL || a->within == NULL) return;
   a->within->taken -= a->taken;

@@ -70,6 +70,12 @@ static inline size_t onnxshape__arena_room(const onnxshape__arena *a) {
   size_t up = a->within->taken < a->within->limit ? a->within->limit - a->within->taken : 0;
   return own < up ? own : up;
 }
+/* Counts n bytes against the arena's limit (and its parent's) as if it had
+ * allocated them, without allocating: 1, or 0 (over_limit set) when that
+ * would pass a limit. For work in proportion to the input that allocates
+ * less than it stands for (each call of a model-local function counts
+ * the function's bytes, as if it copied them). */
+int onnxshape__arena_charge(onnxshape__arena *a, size_t n);
 /* Ends what onnxshape__arena_new_within started (before the parent goes):
  * the arena keeps what it holds; its own limit becomes what it takes, so it
  * can grow no more. */

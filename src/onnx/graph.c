@@ -27,26 +27,32 @@ size_t *onnxshape__new_index(onnxshape_model *m, size_t n, size_t *mask) {
   return size != 0 ? model_alloc(m, size, sizeof(size_t)) : NULL;
 }
 
-/* The local index of the slot named `name` in g alone, or -1; *free_at is
- * where the index would take it. */
-static inline long find_slot_at(const model_graph *g, const char *name, size_t *free_at) {
-  size_t at = onnxshape__name_hash(name) & g->slot_mask;
+/* The local index of the slot named key.s in g alone, or -1; *free_at is
+ * where the index would take it. Hashes are compared first, names only
+ * when they match (at once when both are one interned name). */
+static inline long find_slot_at(const model_graph *g, name_key key, size_t *free_at) {
+  size_t at = key.hash & g->slot_mask;
   for (size_t e; (e = g->slot_index[at]) != 0; at = (at + 1) & g->slot_mask) {
     onnxshape__probes++;
-    const char *s = g->slots[e - 1].name;
-    if (s[0] == name[0] && strcmp(s, name) == 0) return (long)(e - 1);
+    const value_slot *s = &g->slots[e - 1];
+    if (s->hash == key.hash && onnxshape__same_name(s->name, key.s)) return (long)(e - 1);
   }
   *free_at = at;
   return -1;
 }
 
-long onnxshape__graph_find_slot(const model_graph *g, const char *name) {
+/* The id of the value named key.s in g or the graphs around it, or -1. */
+static long find_slot_key(const model_graph *g, name_key key) {
   for (; g != NULL; g = g->parent) {
     size_t unused;
-    long i = find_slot_at(g, name, &unused);
+    long i = find_slot_at(g, key, &unused);
     if (i >= 0) return (long)g->slots[i].id;
   }
   return -1;
+}
+
+long onnxshape__graph_find_slot(const model_graph *g, const char *name) {
+  return find_slot_key(g, (name_key){name, onnxshape__name_hash(name)});
 }
 
 /* The kind of a value that is not a tensor, for messages; NULL for a
@@ -124,11 +130,13 @@ static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto
 static onnxshape_status add_slot(onnxshape_model *m, model_graph *g, const char *name,
                                  slot_kind kind, size_t *local, onnxshape_diag *diag) {
   size_t at = 0;
-  if (find_slot_at(g, name, &at) >= 0) {
+  name_key key = onnxshape__name_key(m, name);
+  if (find_slot_at(g, key, &at) >= 0) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "the name '{}' is defined twice", ONNXSHAPE__ARGS(ARG_NAME(name)));
   }
   value_slot *s = &g->slots[g->n_slots];
   s->name = name;
+  s->hash = key.hash;
   s->kind = kind;
   s->init = NULL;
   s->graph = g;
@@ -164,9 +172,10 @@ onnxshape_status onnxshape__decl_check(const value_decl *d, int32_t type, size_t
 }
 
 /* Input `in` of node n: defined earlier in g or a graph around it. */
-static onnxshape_status connect_input(const model_graph *g, const graph_node *n, const char *in,
-                                      size_t *id, onnxshape_diag *diag) {
-  long s = onnxshape__graph_find_slot(g, in);
+static onnxshape_status connect_input(const onnxshape_model *m, const model_graph *g,
+                                      const graph_node *n, const char *in, size_t *id,
+                                      onnxshape_diag *diag) {
+  long s = find_slot_key(g, onnxshape__name_key(m, in));
   if (s < 0) {
     return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL,
                  "input '{}' is not a {} input, {}or the output of an earlier node",
@@ -181,8 +190,8 @@ static onnxshape_status connect_input(const model_graph *g, const graph_node *n,
 static onnxshape_status connect_output(onnxshape_model *m, model_graph *g, graph_node *n,
                                        const char *out, size_t *id, onnxshape_diag *diag) {
   size_t unused;
-  if (find_slot_at(g, out, &unused) >= 0 ||
-      (g->parent != NULL && onnxshape__graph_find_slot(g->parent, out) >= 0)) {
+  name_key key = onnxshape__name_key(m, out);
+  if (find_slot_at(g, key, &unused) >= 0 || (g->parent != NULL && find_slot_key(g->parent, key) >= 0)) {
     return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "output '{}' is already defined",
                  ONNXSHAPE__ARGS(ARG_NAME(out)));
   }
@@ -209,7 +218,7 @@ static onnxshape_status connect_other(onnxshape_model *m, model_graph *g, graph_
     n->inputs[i] = NO_SLOT;
     n->n_inputs = i + 1;
     if (in == NULL || in[0] == '\0') continue;
-    onnxshape_status st = connect_input(g, n, in, &n->inputs[i], diag);
+    onnxshape_status st = connect_input(m, g, n, in, &n->inputs[i], diag);
     if (st != ONNXSHAPE_OK) return st;
   }
   for (size_t i = 0; i < np->n_output; i++) {
@@ -292,17 +301,98 @@ const char *onnxshape__graph_path(onnxshape_model *m, model_graph *g, graph_node
   return NULL;
 }
 
+/* The length of the piece of escaped text at s (n > 0 bytes left): a
+ * backslash escape (\n, \xNN, ...), a UTF-8 sequence or a byte; never
+ * more than n. */
+static size_t text_piece(const char *s, size_t n) {
+  unsigned char c = (unsigned char)s[0];
+  size_t k = c == '\\'              ? (n > 1 && s[1] == 'x' ? 4u : 2u)
+             : (c & 0xe0u) == 0xc0u ? 2u
+             : (c & 0xf0u) == 0xe0u ? 3u
+             : (c & 0xf8u) == 0xf0u ? 4u
+                                    : 1u;
+  return k < n ? k : n;
+}
+
+/* model.h. Made in a buffer of its own, then copied: out may be any of the
+ * three. */
+void onnxshape__fit_message(char *out, size_t cap, const char *head, const char *body,
+                            const char *tail) {
+  char text[ONNXSHAPE_DIAG_SIZE];
+  if (cap == 0) return;
+  if (cap > sizeof text) cap = sizeof text;
+  size_t hl = strlen(head), bl = strlen(body), tl = strlen(tail);
+  static const size_t marker = 5; /* " ... " at most */
+  if (hl + tl + marker >= cap) {
+    /* no room for any of the body (no caller's head and tail are this long) */
+    size_t n = onnxshape__format(text, cap, "{}...{}",
+                                 ONNXSHAPE__ARGS(ARG_TEXT(head), ARG_TEXT(tail)));
+    memcpy(out, text, n + 1);
+    return;
+  }
+  size_t room = cap - 1 - hl - tl, at = 0;
+  memcpy(text, head, hl);
+  at = hl;
+  if (bl <= room) {
+    memcpy(text + at, body, bl);
+    at += bl;
+  } else {
+    /* Half the room to the body's end, which names the rule, from the start
+     * of a word when one starts within the first half of that; the rest to
+     * its start (the operator, node, graph), to the end of a word likewise.
+     * Else a cut between two pieces of text, never inside an escape or a
+     * UTF-8 sequence; "..." says where. */
+    size_t avail = room - marker, want = avail / 2, from = bl - want;
+    size_t b_any = bl, b_word = bl;
+    for (size_t i = 0; i < bl; i += text_piece(body + i, bl - i)) {
+      if (i < from) continue; /* from >= 1: want < avail < bl */
+      if (b_any == bl) b_any = i;
+      if (body[i - 1] == ' ') {
+        b_word = i;
+        break;
+      }
+    }
+    int word_b = b_word < bl && b_word - b_any <= want / 2;
+    size_t b = word_b ? b_word : b_any;
+    /* upto < bl: the body's start is read within it */
+    size_t upto = avail - (bl - b), a_any = 0, a_word = 0;
+    int found = 0;
+    for (size_t i = 0; i <= upto; i += text_piece(body + i, bl - i)) {
+      a_any = i;
+      if (body[i] == ' ') {
+        a_word = i;
+        found = 1;
+      }
+    }
+    int word_a = found && a_any - a_word <= upto / 2;
+    size_t a = word_a ? a_word : a_any;
+    int sp_a = word_a, sp_b = word_b;
+    memcpy(text + at, body, a);
+    at += a;
+    if (sp_a) text[at++] = ' ';
+    memcpy(text + at, "...", 3);
+    at += 3;
+    if (sp_b) text[at++] = ' ';
+    memcpy(text + at, body + b, bl - b);
+    at += bl - b;
+  }
+  memcpy(text + at, tail, tl);
+  at += tl;
+  text[at] = '\0';
+  memcpy(out, text, at + 1);
+}
+
 void onnxshape__in_graph(char *out, size_t cap, const char *path, const char *note,
                          const char *message) {
-  char text[ONNXSHAPE_DIAG_SIZE];
-  (void)onnxshape__format(text, sizeof text, "{}", ONNXSHAPE__ARGS(ARG_TEXT(message)));
+  char head[ONNXSHAPE_DIAG_SIZE / 2];
   if (path[0] == '\0') {
-    (void)onnxshape__format(out, cap, "{}", ONNXSHAPE__ARGS(ARG_TEXT(text)));
+    head[0] = '\0';
   } else {
-    (void)onnxshape__format(out, cap, "in {}{}{}: {}",
+    (void)onnxshape__format(head, sizeof head, "in {}{}{}: ",
                             ONNXSHAPE__ARGS(ARG_NAME(path), ARG_STR(note != NULL ? " " : ""),
-                                            ARG_STR(note != NULL ? note : ""), ARG_TEXT(text)));
+                                            ARG_STR(note != NULL ? note : "")));
   }
+  onnxshape__fit_message(out, cap, head, message, "");
 }
 
 /* A load error in graph g (not the main graph) says where, once: "in
@@ -454,7 +544,7 @@ static onnxshape_status connect(onnxshape_model *m, model_graph *g, graph_node *
       return NFAIL(n, ONNXSHAPE_ERR_INVALID_MODEL, "input {} is empty; it is not optional",
                    ONNXSHAPE__ARGS(ARG_UINT(i)));
     }
-    onnxshape_status st = connect_input(g, n, in, &n->inputs[i], diag);
+    onnxshape_status st = connect_input(m, g, n, in, &n->inputs[i], diag);
     if (st != ONNXSHAPE_OK) return st;
   }
   const char *out = np->output[0];
@@ -492,7 +582,7 @@ static onnxshape_status load_node(onnxshape_model *m, model_graph *g, const Onnx
   if (st != ONNXSHAPE_OK) return st;
   if ((onnxshape__op_flags(n->op) & OPF_STRICT) == 0) {
     size_t unused;
-    const Onnx__FunctionProto *f =
+    const model_function *f =
         n->op == OP_OTHER && onnxshape__calls_functions(n->domain)
             ? onnxshape__find_function(m, n->domain, n->op_type, overload_of(np->overload), &unused)
             : NULL;
@@ -555,15 +645,15 @@ static onnxshape_status load_sparse(onnxshape_model *m, model_graph *g, const Pr
 
 /* The declaration (value_info, then a graph output) that names each value
  * of g, for values that nothing evaluates. */
-static void attach_decls(model_graph *g) {
+static void attach_decls(const onnxshape_model *m, model_graph *g) {
   for (size_t i = 0; i < g->n_value_info; i++) {
     size_t unused;
-    long s = find_slot_at(g, g->value_info[i].name, &unused);
+    long s = find_slot_at(g, onnxshape__name_key(m, g->value_info[i].name), &unused);
     if (s >= 0 && g->slots[s].decl == NULL) g->slots[s].decl = &g->value_info[i];
   }
   for (size_t i = 0; i < g->n_outputs; i++) {
     size_t unused;
-    long s = find_slot_at(g, g->outputs[i].name, &unused);
+    long s = find_slot_at(g, onnxshape__name_key(m, g->outputs[i].name), &unused);
     if (s >= 0 && g->slots[s].decl == NULL) g->slots[s].decl = &g->outputs[i];
   }
 }
@@ -764,7 +854,7 @@ static onnxshape_status graph_initializers(onnxshape_model *m, model_graph *g,
     g->inits[g->n_inits++] = t;
     if (t->name[0] == '\0') return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "initializer {} has no name", ONNXSHAPE__ARGS(ARG_UINT(i)));
     size_t unused;
-    long s = find_slot_at(g, t->name, &unused);
+    long s = find_slot_at(g, onnxshape__name_key(m, t->name), &unused);
     if (s >= 0 && (g->slots[s].init != NULL || g->slots[s].kind != SLOT_INPUT)) {
       return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "the name '{}' is defined twice", ONNXSHAPE__ARGS(ARG_NAME(t->name)));
     }
@@ -797,7 +887,7 @@ static onnxshape_status graph_outputs(onnxshape_model *m, model_graph *g, const 
     onnxshape_status st = load_decl(m, gp->output[i], &g->outputs[i], "output", main_graph, diag);
     g->n_outputs = i + 1;
     if (st != ONNXSHAPE_OK) return st;
-    long s = onnxshape__graph_find_slot(g, g->outputs[i].name);
+    long s = find_slot_key(g, onnxshape__name_key(m, g->outputs[i].name));
     if (s < 0) {
       return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL,
                    "{} output '{}' is not produced by any node, input or initializer",
@@ -827,7 +917,7 @@ onnxshape_status onnxshape__load_graph(onnxshape_model *m, model_graph *g, const
   if (st != ONNXSHAPE_OK) return st;
   diag->node = NULL;
   st = graph_outputs(m, g, gp, diag);
-  if (st == ONNXSHAPE_OK) attach_decls(g);
+  if (st == ONNXSHAPE_OK) attach_decls(m, g);
   return st;
 }
 

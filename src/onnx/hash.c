@@ -18,6 +18,7 @@
 #include "hash.h"
 
 _Thread_local uint64_t onnxshape__probes;
+_Thread_local uint64_t onnxshape__name_bytes;
 
 static uint64_t key[2];
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
@@ -103,6 +104,8 @@ uint64_t onnxshape__bytes_hash(const void *p, size_t n) {
 }
 
 size_t onnxshape__name_hash(const char *name) {
-  uint64_t h = onnxshape__bytes_hash(name, strlen(name));
+  size_t n = strlen(name);
+  onnxshape__name_bytes += n;
+  uint64_t h = onnxshape__bytes_hash(name, n);
   return (size_t)(h ^ (h >> 32));
 }

@@ -14,8 +14,11 @@ size_t onnxshape__name_hash(const char *name);
 uint64_t onnxshape__bytes_hash(const void *p, size_t n);
 /* For tests only: sets the key (before any model loads; not thread-safe). */
 void onnxshape__hash_set_key(uint64_t k0, uint64_t k1);
-/* Entries the index lookups of this thread have looked at: work counted,
- * not timed (tests/test_loader.c). */
+/* Entries the loader's lookups of this thread have looked at (index
+ * probes, opset imports): work counted, not timed (tests/test_loader.c). */
 extern _Thread_local uint64_t onnxshape__probes;
+/* Bytes of names this thread has hashed (onnxshape__name_hash) or compared
+ * (onnxshape__same_name): work counted, not timed. */
+extern _Thread_local uint64_t onnxshape__name_bytes;
 
 #endif

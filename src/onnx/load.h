@@ -126,16 +126,34 @@ onnxshape_status onnxshape__load_strict_attrs(onnxshape_model *m, graph_node *n,
 
 /* ---- model-local functions (functions.c) ---- */
 
+/* Each call of a function loads its body again, and looks its names up
+ * again. A name of LONG_NAME bytes or more in a function (its body's
+ * values, references, the functions and operators its nodes name) is
+ * interned when the model loads: equal names become one pointer, whose
+ * hash is kept (m->known), so that a call's lookups cost the same whatever
+ * the names' lengths (a name shorter than that costs at most LONG_NAME
+ * bytes to hash). What is still in proportion to a body (a subgraph in it,
+ * decoded again) is counted against LIMIT-MEMORY: each call counts the
+ * function's encoded size (model_function.cost). */
+#define LONG_NAME 64u
+/* The key of name s: its hash, kept when s is a long name of a function
+ * (found by its address), else computed. */
+name_key onnxshape__name_key(const onnxshape_model *m, const char *s);
+/* 1 when names a and b are equal: at once when they are one pointer (an
+ * interned name), else compared (the bytes counted in onnxshape__name_bytes). */
+int onnxshape__same_name(const char *a, const char *b);
+
 /* 0 for the domains ONNX defines (the default domain, ai.onnx.*), whose
  * nodes never call model-local functions. */
 int onnxshape__calls_functions(const char *domain);
 /* The function a node of domain (normalised: "" for the default domain),
  * op_type and overload calls, or NULL; *free_at is where the index would
  * take it. */
-const Onnx__FunctionProto *onnxshape__find_function(const onnxshape_model *m, const char *domain,
-                                                    const char *name, const char *overload,
-                                                    size_t *free_at);
-/* Each of the model's functions decoded, named and indexed. */
+const model_function *onnxshape__find_function(const onnxshape_model *m, const char *domain,
+                                               const char *name, const char *overload,
+                                               size_t *free_at);
+/* Each of the model's functions decoded, named and indexed, its long names
+ * interned. */
 onnxshape_status onnxshape__load_functions(onnxshape_model *m, const Onnx__ModelProto *mp,
                                            onnxshape_diag *diag);
 /* Node *np of a function's body with its attribute references resolved
@@ -144,9 +162,9 @@ onnxshape_status onnxshape__load_functions(onnxshape_model *m, const Onnx__Model
 onnxshape_status onnxshape__resolve_refs(onnxshape_model *m, const model_call *c,
                                          const Onnx__NodeProto **np, const model_graph ***scopes,
                                          onnxshape_diag *diag);
-/* Node n of g calls function f: its body, loaded for this call. */
+/* Node n of g calls function fn: its body, loaded for this call. */
 onnxshape_status onnxshape__load_body(onnxshape_model *m, model_graph *g, graph_node *n,
                                       const Onnx__NodeProto *np, const model_graph *const *scopes,
-                                      const Onnx__FunctionProto *f, onnxshape_diag *diag);
+                                      const model_function *fn, onnxshape_diag *diag);
 
 #endif

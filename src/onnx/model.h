@@ -82,6 +82,30 @@ typedef struct node_attr {
 
 typedef struct model_graph model_graph;
 
+/* A name and its hash (onnxshape__name_hash), as the name indexes take
+ * it. */
+typedef struct name_key {
+  const char *s;
+  size_t hash;
+} name_key;
+
+/* A model-local function, as indexed once when the model loads: what
+ * every call of it needs, worked out once rather than per call. */
+typedef struct model_function {
+  const void *proto;  /* the Onnx__FunctionProto */
+  int64_t opset;      /* the default-domain opset its body resolves at: its own import, else
+                         the model's */
+  int opset_fault;    /* FN_OPSET_OK, or why a call of it is refused (an uncalled function
+                         is not: its body never loads) */
+  size_t hash;        /* of its (domain, name, overload), for the index */
+  size_t cost;        /* the bytes each call counts against LIMIT-MEMORY: its encoded size,
+                         as if the call decoded the body again */
+} model_function;
+
+/* model_function.opset_fault: the function imports the default domain
+ * twice, or at a version this build does not support (opset holds it). */
+enum { FN_OPSET_OK = 0, FN_OPSET_TWICE = 1, FN_OPSET_UNSUPPORTED = 2 };
+
 /* A call of a model-local function whose body is loading: the body's
  * attribute references resolve against the call's attributes, then the
  * function's defaults. */
@@ -92,6 +116,8 @@ typedef struct model_call {
   size_t *attrs;                  /* what a reference can take, by name: open-addressing hash of
                                      k + 1 for the k-th of the call's attributes followed by the
                                      function's defaults; 0 empty */
+  name_key *attr_keys;            /* beside each entry of attrs, its name's key (an interned
+                                     name's pointer when there is one) */
   size_t attrs_mask;              /* its size - 1 */
   const model_graph **scopes;     /* for each of the call's attributes, the graph whose names a
                                      GRAPH or GRAPHS value of it sees: the caller's (ONNX's
@@ -143,6 +169,7 @@ typedef enum slot_kind { SLOT_INPUT, SLOT_INITIALIZER, SLOT_SPARSE, SLOT_NODE } 
 
 typedef struct value_slot {
   const char *name;
+  size_t hash;                  /* of name (the graph's index compares it first) */
   slot_kind kind;
   size_t id;                    /* its number in the model (onnxshape_model.slot) */
   const model_graph *graph;     /* the graph that defines it */
@@ -209,9 +236,14 @@ struct onnxshape_model {
   value_slot **slot;    /* by id */
   size_t n_functions;   /* model-local functions (FunctionProto), decoded and named; each
                            call loads the body again, as a graph of its own */
-  const void **functions; /* the Onnx__FunctionProto of each */
+  model_function *functions; /* each, in file order */
   size_t *fn_index;     /* open-addressing hash of (domain, name, overload): index + 1, 0 empty */
   size_t fn_mask;       /* its size - 1 */
+  name_key *known;      /* the long names of functions (LONG_NAME bytes or more, load.h),
+                           each content once: open-addressing hash by address, s NULL empty;
+                           NULL when there are none */
+  name_key *names;      /* the same names, by content (by their hashes) */
+  size_t names_mask;    /* the size of each - 1 */
   int error_placed;     /* while loading: the error's message already names its graph */
   const char **paths;   /* every graph's path: open-addressing hash set (NULL empty) */
   size_t n_paths;       /* paths in it */
@@ -277,10 +309,19 @@ typedef onnxshape_status (*onnxshape__decoded_fn)(const void *proto, struct onnx
 onnxshape_status onnxshape__model_file_decoded(const char *path, onnxshape__decoded_fn use,
                                                void *ctx, onnxshape_diag *diag);
 
+/* head, body and tail (escaped text) into out (cap bytes, at most
+ * ONNXSHAPE_DIAG_SIZE; out may be any of them): whole when they fit, else
+ * head and tail whole and the body without its middle, cut where a word
+ * ends and where one starts (else between two characters, never inside an
+ * escape) and marked "...": the start of a finding (its operator and node)
+ * and its end (the rule) stay. (src/onnx/graph.c) */
+void onnxshape__fit_message(char *out, size_t cap, const char *head, const char *body,
+                            const char *tail);
+
 /* A message about graph `path` (a model_graph's path): "in PATH: message",
  * or "in PATH NOTE: message" with a note (not NULL), or the message alone
- * for the main graph (path ""), into out (cap bytes). out may be message.
- * (src/onnx/model.c) */
+ * for the main graph (path ""), into out (cap bytes), fitted as
+ * onnxshape__fit_message fits a body. out may be message. (src/onnx/graph.c) */
 void onnxshape__in_graph(char *out, size_t cap, const char *path, const char *note,
                          const char *message);
 

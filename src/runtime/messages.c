@@ -119,8 +119,38 @@ static size_t input_item(const void *ctx, size_t k, char *out, size_t cap) {
 /* Inputs compared for a suggestion at most (each comparison is bounded). */
 #define SUGGEST_MAX 4096u
 
+/* The message of a binding that names no input of g, with `list` (the
+ * inputs, fitted) in parentheses when with_list. */
+static onnxshape_status no_input_message(const char *name, const char *near, int with_list,
+                                         const char *list, onnxshape_diag *diag) {
+  if (near != NULL && with_list) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND,
+                            "the model has no graph input named '{}'; did you mean '{}'? (its "
+                            "graph inputs: {})",
+                            ONNXSHAPE__ARGS(ARG_NAME(name), ARG_NAME(near), ARG_TEXT(list)));
+  }
+  if (near != NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND,
+                            "the model has no graph input named '{}'; did you mean '{}'?",
+                            ONNXSHAPE__ARGS(ARG_NAME(name), ARG_NAME(near)));
+  }
+  if (with_list) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND,
+                            "the model has no graph input named '{}' (its graph inputs: {})",
+                            ONNXSHAPE__ARGS(ARG_NAME(name), ARG_TEXT(list)));
+  }
+  return onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND, "the model has no graph input named '{}'",
+                          ONNXSHAPE__ARGS(ARG_NAME(name)));
+}
+
 onnxshape_status onnxshape__no_such_input(const model_graph *g, const char *name,
                                           onnxshape_diag *diag) {
+  if (g->n_inputs == 0) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND,
+                            "the model has no graph input named '{}' (it has no graph inputs)",
+                            ONNXSHAPE__ARGS(ARG_NAME(name)));
+  }
+  if (diag == NULL) return ONNXSHAPE_ERR_NOT_FOUND;
   const char *near = NULL;
   size_t best = SIZE_MAX, len = len_at_most(name, 64);
   for (size_t i = 0; i < g->n_inputs && i < SUGGEST_MAX; i++) {
@@ -132,20 +162,12 @@ onnxshape_status onnxshape__no_such_input(const model_graph *g, const char *name
   }
   /* close enough to be a slip: a third of the name, at least 1 edit */
   if (near != NULL && best > (len / 3 > 1 ? len / 3 : 1)) near = NULL;
-  char list[160];
-  onnxshape__fit_list(list, sizeof list, g->n_inputs, input_item, g, 0, "inputs");
-  if (g->n_inputs == 0) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND,
-                            "the model has no graph input named '{}' (it has no graph inputs)",
-                            ONNXSHAPE__ARGS(ARG_NAME(name)));
-  }
-  if (near != NULL) {
-    return onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND,
-                            "the model has no graph input named '{}'; did you mean '{}'? (its "
-                            "graph inputs: {})",
-                            ONNXSHAPE__ARGS(ARG_NAME(name), ARG_NAME(near), ARG_TEXT(list)));
-  }
-  return onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND,
-                          "the model has no graph input named '{}' (its graph inputs: {})",
-                          ONNXSHAPE__ARGS(ARG_NAME(name), ARG_TEXT(list)));
+  /* The list gets the room the rest of the message leaves (the names, the
+   * node diag names), so the message is never cut: the names that fit,
+   * then how many more. */
+  char list[ONNXSHAPE_DIAG_SIZE];
+  (void)no_input_message(name, near, 1, "", diag);
+  size_t used = strlen(diag->message);
+  onnxshape__fit_list(list, sizeof list - used, g->n_inputs, input_item, g, 0, "inputs");
+  return no_input_message(name, near, list[0] != '\0', list, diag);
 }

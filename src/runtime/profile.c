@@ -68,12 +68,14 @@ static void add(onnxshape_profile_report *r, onnxshape_profile_rule rule, const 
 /* Walks a decoded ModelProto, its main graph, every subgraph of every node
  * (GRAPH and GRAPHS attributes, decoded here) and every model-local
  * function's body, for each use of a sparse tensor the SONNX profile
- * forbids: sparse initializers, SPARSE_TENSOR(S) attributes (a function's
+ * forbids: sparse initializers, SPARSE_TENSOR(S) attributes and
+ * TYPE_PROTO(S) attributes whose type is or holds one (a function's
  * defaults too), and inputs, outputs and value_info whose type is, or holds,
  * a sparse tensor. */
 typedef struct sparse_scan {
   onnxshape_profile_report *r;
-  onnxshape__arena *arena; /* where subgraphs and functions decode: the model's */
+  onnxshape__arena *arena; /* where subgraphs and functions decode: within the model's, borrowing
+                              bytes fields from the level above */
   onnxshape_diag *diag;
   onnxshape_status st; /* a subgraph or function that does not decode stops the walk */
 } sparse_scan;
@@ -123,9 +125,31 @@ static int len_field(const uint8_t *p, const uint8_t *end, uint64_t number, wire
   return found;
 }
 
+/* 1 when the container type in [p, end) (a Sequence or Optional, whose
+ * element type is field 1, or a Map, whose value type is field 2: `inner`)
+ * holds a sparse tensor, nested to any depth: followed in a loop, a level at
+ * a time, in time linear in the bytes; else 0. */
+static int container_holds_sparse(const uint8_t *p, const uint8_t *end, uint64_t inner) {
+  wire_field f, t;
+  while (len_field(p, end, inner, &f)) {
+    /* f: a TypeProto: sparse_tensor_type (8), or another level (4, 9, 5) */
+    const uint8_t *q = f.at, *stop = f.at + f.v;
+    if (len_field(q, stop, 8, &t)) return 1;
+    if (len_field(q, stop, 4, &t) || len_field(q, stop, 9, &t)) {
+      inner = 1;
+    } else if (len_field(q, stop, 5, &t)) {
+      inner = 2;
+    } else {
+      return 0;
+    }
+    p = t.at;
+    end = t.at + t.v;
+  }
+  return 0;
+}
+
 /* 1 when the type is a sparse tensor, 2 when it holds one (a sequence,
- * optional or map of ..., nested to any depth: followed in a loop, a level
- * at a time, in time linear in the bytes), else 0. */
+ * optional or map of ...), else 0. */
 static int holds_sparse(const Onnx__TypeProto *tp) {
   if (tp == NULL) return 0;
   if (tp->value_case == ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE) return 1;
@@ -137,24 +161,21 @@ static int holds_sparse(const Onnx__TypeProto *tp) {
                                      ? &tp->map_type
                                      : NULL;
   if (b == NULL || b->len == 0) return 0;
-  const uint8_t *p = b->data, *end = b->data + b->len;
-  /* Sequence and Optional hold elem_type (1), Map its value_type (2). */
   uint64_t inner = tp->value_case == ONNX__TYPE_PROTO__VALUE_MAP_TYPE ? 2 : 1;
-  wire_field f, t;
-  while (len_field(p, end, inner, &f)) {
-    /* f: a TypeProto: sparse_tensor_type (8), or another level (4, 9, 5) */
-    const uint8_t *q = f.at, *stop = f.at + f.v;
-    if (len_field(q, stop, 8, &t)) return 2;
-    if (len_field(q, stop, 4, &t) || len_field(q, stop, 9, &t)) {
-      inner = 1;
-    } else if (len_field(q, stop, 5, &t)) {
-      inner = 2;
-    } else {
-      return 0;
-    }
-    p = t.at;
-    end = t.at + t.v;
-  }
+  return container_holds_sparse(b->data, b->data + b->len, inner) ? 2 : 0;
+}
+
+/* holds_sparse of a TypeProto held as bytes (a TYPE_PROTO(S) attribute's),
+ * read with the wire reader: any member of its oneof that is, or holds, a
+ * sparse tensor counts. */
+static int type_bytes_sparse(const ProtobufCBinaryData *b) {
+  if (b->len == 0) return 0;
+  const uint8_t *p = b->data, *end = b->data + b->len;
+  wire_field t;
+  if (len_field(p, end, 8, &t)) return 1;
+  if (len_field(p, end, 4, &t) && container_holds_sparse(t.at, t.at + t.v, 1)) return 2;
+  if (len_field(p, end, 9, &t) && container_holds_sparse(t.at, t.at + t.v, 1)) return 2;
+  if (len_field(p, end, 5, &t) && container_holds_sparse(t.at, t.at + t.v, 2)) return 2;
   return 0;
 }
 
@@ -172,10 +193,24 @@ static void sparse_decls(sparse_scan *sc, const char *path, Onnx__ValueInfoProto
   }
 }
 
-static int sparse_attribute(const Onnx__AttributeProto *ap) {
-  return ap->has_sparse_tensor || ap->n_sparse_tensors > 0 ||
-         (ap->has_type && (ap->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSOR ||
-                           ap->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSORS));
+/* What makes attribute ap a use of sparse tensors, as the end of "attribute
+ * 'NAME' ...": a SPARSE_TENSOR(S) value, or a TYPE_PROTO(S) value that is
+ * or holds a sparse tensor type; NULL for none. */
+static const char *sparse_attribute(const Onnx__AttributeProto *ap) {
+  if (ap->has_sparse_tensor || ap->n_sparse_tensors > 0 ||
+      (ap->has_type && (ap->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSOR ||
+                        ap->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSORS))) {
+    return "is a sparse tensor";
+  }
+  int how = ap->has_tp ? type_bytes_sparse(&ap->tp) : 0;
+  if (how == 1) return "is the type of a sparse tensor";
+  if (how == 2) return "is a type that holds a sparse tensor";
+  for (size_t k = 0; k < ap->n_type_protos; k++) {
+    how = type_bytes_sparse(&ap->type_protos[k]);
+    if (how == 1) return "lists the type of a sparse tensor";
+    if (how == 2) return "lists a type that holds a sparse tensor";
+  }
+  return NULL;
 }
 
 /* PATH/PART/ATTR (PART the node's name, or OP#INDEX), "[k]" for the k-th of
@@ -226,13 +261,16 @@ static void sparse_node(sparse_scan *sc, const Onnx__NodeProto *np, size_t i, co
   for (size_t k = 0; k < np->n_attribute && sc->st == ONNXSHAPE_OK; k++) {
     const Onnx__AttributeProto *ap = np->attribute[k];
     const char *attr = ap->name != NULL ? ap->name : "";
-    if (sparse_attribute(ap)) {
+    const char *use = sparse_attribute(ap);
+    if (use != NULL) {
       if (np->name != NULL && np->name[0] != '\0') {
-        (void)onnxshape__format(msg, sizeof msg, "node '{}' ({}): attribute '{}' is a sparse tensor",
-                                ONNXSHAPE__ARGS(ARG_NAME(np->name), ARG_NAME(op), ARG_NAME(attr)));
+        (void)onnxshape__format(msg, sizeof msg, "node '{}' ({}): attribute '{}' {}",
+                                ONNXSHAPE__ARGS(ARG_NAME(np->name), ARG_NAME(op), ARG_NAME(attr),
+                                                ARG_STR(use)));
       } else {
-        (void)onnxshape__format(msg, sizeof msg, "node #{} ({}): attribute '{}' is a sparse tensor",
-                                ONNXSHAPE__ARGS(ARG_UINT(i), ARG_NAME(op), ARG_NAME(attr)));
+        (void)onnxshape__format(msg, sizeof msg, "node #{} ({}): attribute '{}' {}",
+                                ONNXSHAPE__ARGS(ARG_UINT(i), ARG_NAME(op), ARG_NAME(attr),
+                                                ARG_STR(use)));
       }
       report_sparse(sc, path, msg);
     }
@@ -283,10 +321,11 @@ static void sparse_function(sparse_scan *sc, const Onnx__FunctionProto *f) {
                                           ARG_TEXT(f->name != NULL ? f->name : "")));
   char msg[ONNXSHAPE_DIAG_SIZE];
   for (size_t k = 0; k < f->n_attribute_proto; k++) {
-    if (!sparse_attribute(f->attribute_proto[k])) continue;
+    const char *use = sparse_attribute(f->attribute_proto[k]);
+    if (use == NULL) continue;
     const char *attr = f->attribute_proto[k]->name;
-    (void)onnxshape__format(msg, sizeof msg, "the default of attribute '{}' is a sparse tensor",
-                            ONNXSHAPE__ARGS(ARG_NAME(attr != NULL ? attr : "")));
+    (void)onnxshape__format(msg, sizeof msg, "the default of attribute '{}' {}",
+                            ONNXSHAPE__ARGS(ARG_NAME(attr != NULL ? attr : ""), ARG_STR(use)));
     report_sparse(sc, path, msg);
   }
   sparse_decls(sc, path, f->value_info, f->n_value_info, "value_info");
@@ -319,14 +358,12 @@ static onnxshape_status sparse_uses(const void *proto, onnxshape_profile_report 
   return sc.st;
 }
 
+/* A finding of the analysis; a DOMAIN one says it needs no data (the
+ * finding's middle gives way when the message is full, never its end). */
 static void add_domain(void *ctx, int rule, const char *message) {
   char msg[ONNXSHAPE_DIAG_SIZE];
-  if (rule == ONNXSHAPE_PROFILE_DOMAIN) {
-    (void)onnxshape__format(msg, sizeof msg, "{} (known without input data)",
-                            ONNXSHAPE__ARGS(ARG_TEXT(message)));
-  } else {
-    (void)onnxshape__format(msg, sizeof msg, "{}", ONNXSHAPE__ARGS(ARG_TEXT(message)));
-  }
+  onnxshape__fit_message(msg, sizeof msg, "", message,
+                         rule == ONNXSHAPE_PROFILE_DOMAIN ? " (known without input data)" : "");
   add(ctx, (onnxshape_profile_rule)rule, msg);
 }
 
@@ -377,6 +414,12 @@ static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena
   onnxshape_status st = ONNXSHAPE_OK;
   if (profile == ONNXSHAPE_CHECK_SONNX) {
     onnxshape__arena *scan = onnxshape__arena_new_within(arena, SIZE_MAX);
+    /* Each subgraph decodes from the bytes of the level above. Borrowed,
+     * a level costs its own structure, not a copy of every level below it
+     * (depth times the size): the bytes are the model's (its arena, or the
+     * mapping, unmapped only after the check), and this arena is released
+     * first; findings hold copies of what they show. */
+    if (scan != NULL) scan->borrow = 1;
     st = scan != NULL ? sparse_uses(proto, r, scan, diag)
                       : onnxshape__out_of_memory(arena, "checking the model", diag);
     onnxshape__arena_release(scan);

@@ -7,56 +7,42 @@
 #include "../core/internal.h"
 #include "../core/le.h"
 #include "../onnx/alloc.h"
+#include "../onnx/arena.h"
 #include "runtime.h"
 
-/* Small int64 buffers (Shape values, Reshape dims) come from an arena that
- * starts inside the result and grows in chunks, so pointers stay valid. */
-typedef struct chunk {
-  struct chunk *next;
-  size_t cap, used;
-  int64_t words[];
-} chunk;
-
-#define INLINE_WORDS 48 /* keeps a small result within malloc's per-thread cache */
-
+/* A result's values and the int64 words of Shape values and Reshape dims
+ * come from one arena, limited to what the model's limit leaves
+ * (LIMIT-MEMORY): the same node copying the same large dims many times
+ * cannot take memory out of proportion to the file. Pointers stay valid:
+ * an arena grows in blocks. */
 struct onnxshape_result {
   const onnxshape_model *model;
-  chunk *chunks;
-  size_t inline_used;
-  int64_t inline_words[INLINE_WORDS];
-  onnxshape_tensor values[]; /* one per slot */
+  onnxshape__arena *arena;
+  onnxshape_tensor *values; /* one per slot, in arena */
 };
 
-static int64_t *arena_alloc(onnxshape_result *r, size_t n) {
+/* n int64 words (at least 1) from the result's arena, or NULL past its
+ * limit (arena->over_limit) or out of memory. */
+static int64_t *words_alloc(onnxshape_result *r, size_t n) {
   if (n == 0) n = 1;
-  if (INLINE_WORDS - r->inline_used >= n) {
-    int64_t *p = r->inline_words + r->inline_used;
-    r->inline_used += n;
-    return p;
+  if (n > SIZE_MAX / 2 / sizeof(int64_t)) {
+    r->arena->over_limit = 1;
+    return NULL;
   }
-  if (r->chunks != NULL && r->chunks->cap - r->chunks->used >= n) {
-    int64_t *p = r->chunks->words + r->chunks->used;
-    r->chunks->used += n;
-    return p;
-  }
-  size_t cap = n > 4096 ? n : 4096;
-  if (cap > (SIZE_MAX - sizeof(chunk)) / sizeof(int64_t)) return NULL;
-  chunk *c = onnxshape__malloc(sizeof(chunk) + cap * sizeof(int64_t));
-  if (c == NULL) return NULL;
-  c->next = r->chunks;
-  c->cap = cap;
-  c->used = n;
-  r->chunks = c;
-  return c->words;
+  return onnxshape__arena_alloc(r->arena, n * sizeof(int64_t));
+}
+
+/* ERR_OUT_OF_MEMORY when the result's arena could not grow: the limit's
+ * message past the limit, else the machine's memory. */
+static onnxshape_status run_oom(const onnxshape_result *r, onnxshape_diag *diag) {
+  return onnxshape__out_of_memory_at(r->arena != NULL && r->arena->over_limit,
+                                     onnxshape__memory_limit(r->model->source_len),
+                                     "running the model", diag);
 }
 
 void onnxshape_result_free(onnxshape_result *r) {
   if (r == NULL) return;
-  while (r->chunks != NULL) {
-    chunk *next = r->chunks->next;
-    onnxshape__free(r->chunks);
-    r->chunks = next;
-  }
+  onnxshape__arena_release(r->arena);
   onnxshape__free(r);
 }
 
@@ -165,8 +151,8 @@ static onnxshape_status bind_inputs(const onnxshape_model *m, onnxshape_result *
 
 static onnxshape_status run_shape(const graph_node *n, onnxshape_result *r, onnxshape_diag *diag) {
   const onnxshape_tensor *in = &r->values[n->inputs[0]];
-  int64_t *words = arena_alloc(r, in->rank + 1);
-  if (words == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
+  int64_t *words = in->rank < SIZE_MAX ? words_alloc(r, in->rank + 1) : NULL;
+  if (words == NULL) return run_oom(r, diag);
   size_t len;
   onnxshape_status st = onnxshape_shape_run(n->version, in, &n->shape_attrs, words + 1, in->rank,
                                             &len, diag);
@@ -182,8 +168,8 @@ static onnxshape_status run_shape(const graph_node *n, onnxshape_result *r, onnx
 }
 
 static onnxshape_status run_size(const graph_node *n, onnxshape_result *r, onnxshape_diag *diag) {
-  int64_t *word = arena_alloc(r, 1);
-  if (word == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
+  int64_t *word = words_alloc(r, 1);
+  if (word == NULL) return run_oom(r, diag);
   onnxshape_status st = onnxshape_size_run(n->version, &r->values[n->inputs[0]], word, diag);
   if (st != ONNXSHAPE_OK) return st;
   onnxshape__store_le((unsigned char *)word, (uint64_t)*word, 8); /* storage: little-endian */
@@ -205,19 +191,17 @@ static onnxshape_status run_reshape(const graph_node *n, onnxshape_result *r, on
       return onnxshape__fail(diag, ONNXSHAPE_ERR_DATA_SIZE, "Reshape", n->version,
                              "the 'shape' input holds fewer than {} values", ONNXSHAPE__ARGS(ARG_UINT(len)));
     }
-    if (len > (SIZE_MAX / sizeof(int64_t)) / 2 - 1) {
-      return onnxshape__out_of_memory(NULL, NULL, diag);
-    }
     /* Read into host int64: the storage is little-endian and may sit at any
-     * alignment inside a mapped file. */
-    words = arena_alloc(r, 2 * len);
-    if (words == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
+     * alignment inside a mapped file. (len <= data_bytes / 8: 2 * len does
+     * not wrap.) */
+    words = words_alloc(r, 2 * len);
+    if (words == NULL) return run_oom(r, diag);
     const unsigned char *p = s->data;
     for (size_t i = 0; i < len; i++) words[len + i] = (int64_t)onnxshape__load_le(p + 8 * i, 8);
     shape = words + len;
   } else {
-    words = arena_alloc(r, len);
-    if (words == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
+    words = words_alloc(r, len);
+    if (words == NULL) return run_oom(r, diag);
   }
   return onnxshape_reshape_run_view(n->version, data, shape, len, &n->reshape_attrs, words, len,
                                     &r->values[n->outputs[0]], diag);
@@ -317,15 +301,27 @@ onnxshape_status onnxshape_model_run(const onnxshape_model *m, const onnxshape_b
   }
   onnxshape_status st = runnable(m, diag);
   if (st != ONNXSHAPE_OK) return st;
-  onnxshape_result *r =
-      m->n_slots <= (SIZE_MAX - sizeof(onnxshape_result)) / sizeof(onnxshape_tensor)
-          ? onnxshape__malloc(sizeof *r + m->n_slots * sizeof(onnxshape_tensor))
-          : NULL;
+  onnxshape_result *r = onnxshape__malloc(sizeof *r);
   if (r == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
   r->model = m;
-  r->chunks = NULL;
-  r->inline_used = 0;
-  memset(r->values, 0, m->n_slots * sizeof(onnxshape_tensor));
+  r->values = NULL;
+  /* What the model's limit leaves (LIMIT-MEMORY), as for infer. */
+  size_t limit = onnxshape__memory_limit(m->source_len);
+  r->arena = onnxshape__arena_new(limit > m->arena->taken ? limit - m->arena->taken : 0);
+  if (r->arena == NULL) {
+    onnxshape__free(r);
+    return onnxshape__out_of_memory(NULL, NULL, diag);
+  }
+  if (m->n_slots < SIZE_MAX / 2 / sizeof(onnxshape_tensor)) {
+    r->values = onnxshape__arena_alloc(r->arena, (m->n_slots + 1) * sizeof(onnxshape_tensor));
+  } else {
+    r->arena->over_limit = 1;
+  }
+  if (r->values == NULL) {
+    st = run_oom(r, diag);
+    onnxshape_result_free(r);
+    return st;
+  }
   const char *caller_node = diag != NULL ? diag->node : NULL;
   st = bind_inputs(m, r, inputs, n_inputs, diag);
   for (size_t i = 0; i < m->g.n_nodes && st == ONNXSHAPE_OK; i++) {

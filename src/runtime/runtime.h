@@ -43,9 +43,10 @@ void onnxshape__op_counts_text(const op_count *counts, size_t n, size_t more, ch
 
 /* Writes item k (escaped text) into out (cap bytes); returns its length. */
 typedef size_t (*onnxshape__item_fn)(const void *ctx, size_t k, char *out, size_t cap);
-/* The n items "a, b, c" into buf (cap bytes, at least 64), as many whole
+/* The n items "a, b, c" into buf (cap bytes, at least 1), as many whole
  * items as fit with room to end with ", and N more <what>" for the others
- * and `uncounted` more. */
+ * and `uncounted` more; empty when cap is below 50 (not even the count
+ * would fit). */
 void onnxshape__fit_list(char *buf, size_t cap, size_t n, onnxshape__item_fn item, const void *ctx,
                          size_t uncounted, const char *what);
 

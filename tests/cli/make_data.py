@@ -489,6 +489,15 @@ for k in range(30):
 write("function_blowup.onnx", fn_model([node("F0", ["x"], ["y"], domain="custom", name="top")],
                                        chain, [value_info("x", "float", [2])],
                                        [value_info("y", "int64")]))
+# Each call of a function counts the bytes of its body's names against the
+# memory limit, as if it copied them (LIMIT-MEMORY): 4,000 calls of a body
+# whose value name is 20,000 bytes long (a 100 KB model) would expand to
+# 160 MB of names (and print them, from infer), and stop at the limit.
+long_a = "A" * 20000
+write("function_long_names.onnx", fn_model(
+    [node("F", ["x"], ["y%d" % i], domain="custom") for i in range(4000)],
+    [function("F", "custom", [long_a], ["Y"], [node("Identity", [long_a], ["Y"])], opset=15)],
+    [value_info("x", "float", [1])], [value_info("y0", "float")]))
 # A function that imports the default domain twice (as a model may not).
 twice_imported = function("Flatten2", "custom", ["X"], ["Y"], [
     node("Shape", ["X"], ["Y"], name="sh")], opset=15) + f_bytes(9, f_str(1, "") + f_int(2, 1))
@@ -611,6 +620,62 @@ write("sparse_everywhere.onnx", model(
      value_info_of("seqs", seq_type(sparse_type("float", [3])))],
     [value_info("io", "float"), value_info("f", "float")], opset=16,
     extra_opsets=[("custom", 1)]) + f_bytes(25, SPARSE_FN))
+# Sparse tensor types as TYPE_PROTO(S) attributes (review finding 12): an
+# Optional making an optional sparse tensor, one in an If branch making a
+# sequence of them, a custom node listing a map to them among its types, a
+# function's default; an Optional of a dense tensor (in the other branch and
+# in the main graph) is no finding.
+
+
+def type_attr(name, tp):
+    """A TYPE_PROTO attribute, or TYPE_PROTOS for a list of TypeProtos."""
+    if isinstance(tp, list):
+        return f_str(1, name) + f_int(20, 14) + b"".join(f_bytes(15, t) for t in tp)
+    return f_str(1, name) + f_int(20, 13) + f_bytes(14, tp)
+
+
+TP_THEN = graph([node("Optional", [], ["so"], [type_attr("type", seq_type(sparse_type("float", [2])))],
+                      name="seq_opt")], [], [value_info("so")])
+TP_ELSE = graph([node("Optional", [], ["do"], [type_attr("type", tensor_type("float"))])], [],
+                [value_info("do")])
+TP_FN = (f_str(1, "TF") + f_str(5, "B") + f_bytes(7, node("Optional", [], ["B"], [])) +
+         f_bytes(9, f_str(1, "") + f_int(2, 18)) + f_str(10, "custom") +
+         f_bytes(11, type_attr("type", sparse_type("int64", [3]))))
+write("sparse_types.onnx", model(
+    [node("Optional", [], ["o"], [type_attr("type", sparse_type("float", [4, 4]))]),
+     node("If", ["flag"], ["io"], [attr("then_branch", A_GRAPH, TP_THEN),
+                                   attr("else_branch", A_GRAPH, TP_ELSE)], name="branch"),
+     node("Types", [], ["t"], [type_attr("types", [tensor_type("float"), map_type(
+         "int64", sparse_type("float", [1]))])], domain="custom", name="types"),
+     node("Optional", [], ["dense"], [type_attr("type", tensor_type("float"))], name="dense"),
+     node("TF", [], ["f"], domain="custom", name="call")],
+    [value_info("flag", "bool", [])], [value_info("io", "float")], opset=18,
+    extra_opsets=[("custom", 1)]) + f_bytes(25, TP_FN))
+# Forty short input names and a long one (review finding 9): the list of
+# inputs in "no graph input named ..." gets the room the two shortened
+# names leave.
+write("long_inputs.onnx", model(
+    [node("Shape", ["L" * 100 + "_tensor_input_A"], ["s"])],
+    [value_info("in%02d" % i, "float", [2]) for i in range(40)] +
+    [value_info("L" * 100 + "_tensor_input_A", "float", [2])], [value_info("s", "int64")],
+    opset=13))
+# Findings longer than a message once placed (review finding 9): a
+# portability risk of a Shape node with an 80-byte name in the branch of an
+# If with an 80-byte name (its text was dropped whole after "in PATH: "),
+# and Reshape-19 refusing an int4 input, whose list of allowed types leaves
+# no room for " (known without input data)" (dropped).
+LONG_THEN = graph([node("Shape", ["x"], ["y"], [attr("start", A_INT, 1)], name="S" * 80)], [],
+                  [value_info("y")])
+LONG_ELSE = graph([node("Shape", ["x"], ["z"], [attr("start", A_INT, 0), attr("end", A_INT, 1)])],
+                  [], [value_info("z")])
+write("long_risk.onnx", model(
+    [node("If", ["c"], ["o"], [attr("then_branch", A_GRAPH, LONG_THEN),
+                               attr("else_branch", A_GRAPH, LONG_ELSE)], name="I" * 80)],
+    [value_info("x", "float"), value_info("c", "bool", [])], [value_info("o", "int64")], opset=15))
+write("long_refusal.onnx", model(
+    [node("Reshape", ["x", "s"], ["y"], name="R" * 80)], [value_info("x", "int4", [4])],
+    [value_info("y", "int4")], initializers=[tensor("s", "int64", [1], raw=struct.pack("<q", 4))],
+    opset=19))
 # Bindings: two inputs that share N, a sequence input, an input with a
 # near name.
 write("two_n.onnx", model([node("Shape", ["a"], ["sa"]), node("Shape", ["b"], ["sb"])],
