@@ -2,12 +2,12 @@
 /* The elementwise family: operators whose output has an input's dims or
  * the broadcast of their inputs' dims (unary math and activations, the
  * normalizations, comparisons and logic, Pow, Mod, the bitwise operators,
- * Sum, Mean, PRelu, CastLike, Dropout, the quantizers). Their elements are
- * floats, or integers no shape computation takes: no element values are
- * kept. Where a version's rule does not decide the output (an axis out of
- * range, a legacy broadcast, an attribute that contradicts an input), it
- * is left unknown. */
-#include <string.h>
+ * Sum, Mean, PRelu, CastLike, Dropout, the quantizers). Element values are
+ * kept for the integer operators shape computations use (comparisons,
+ * logic, Mod, Neg, Abs: int_rule); the others' elements are floats (Sum
+ * and Mean take floats only) or not needed. Where a version's rule does
+ * not decide the output (an axis out of range, a legacy broadcast, an
+ * attribute that contradicts an input), it is left unknown. */
 
 #include "analysis.h"
 
@@ -66,6 +66,103 @@ static int broadcast_out(an_ctx *c, const graph_node *n, int32_t type) {
   return an_broadcast(c, out, ins, k);
 }
 
+/* ---- integer elements -------------------------------------------------------------- */
+
+/* One element of the output from x and y (y unused by the unary rules),
+ * elements of an integer or bool type `type`; unknown where not exact. */
+typedef an_elem (*elem_rule)(an_ctx *c, const graph_node *n, an_elem x, an_elem y, int32_t type);
+
+/* Greater, Less, GreaterOrEqual, LessOrEqual on numbers, or on one
+ * expression (x compared with itself); And, Or, Xor on bools. */
+static an_elem compare_elem(an_ctx *c, const graph_node *n, an_elem x, an_elem y, int32_t type) {
+  (void)type;
+  int logic = n->op == OP_AND || n->op == OP_OR || n->op == OP_XOR;
+  if (!x.known || !y.known) {
+    if (logic || !an_is_set(x) || !same_elem(c, x, y)) return an_unknown();
+    return an_num(n->op == OP_GREATER_OR_EQUAL || n->op == OP_LESS_OR_EQUAL);
+  }
+  int64_t a = x.v, b = y.v;
+  switch (n->op) {
+    case OP_GREATER: return an_num(a > b);
+    case OP_LESS: return an_num(a < b);
+    case OP_GREATER_OR_EQUAL: return an_num(a >= b);
+    case OP_LESS_OR_EQUAL: return an_num(a <= b);
+    case OP_AND: return an_num(a != 0 && b != 0);
+    case OP_OR: return an_num(a != 0 || b != 0);
+    case OP_XOR: return an_num((a != 0) != (b != 0));
+    default: return an_unknown();
+  }
+}
+
+/* Mod: the remainder with the divisor's sign (fmod = 0) or the dividend's
+ * (fmod = 1, C's fmod); a zero divisor is not determined. */
+static an_elem mod_elem(an_ctx *c, const graph_node *n, an_elem x, an_elem y, int32_t type) {
+  (void)c;
+  (void)type;
+  if (!x.known || !y.known || y.v == 0) return an_unknown();
+  if (y.v == -1) return an_num(0); /* INT64_MIN % -1 overflows in C */
+  int64_t r = x.v % y.v;
+  if (an_attr_int(n, "fmod", 0) == 0 && r != 0 && (r < 0) != (y.v < 0)) r += y.v;
+  return an_num(r);
+}
+
+/* Neg and Abs: exact, in the type's range; an int64 expression negated,
+ * or kept by Abs when it is >= 0. */
+static an_elem sign_elem(an_ctx *c, const graph_node *n, an_elem x, an_elem y, int32_t type) {
+  (void)y;
+  int neg = n->op == OP_NEG;
+  if (x.known) {
+    if (x.v == INT64_MIN) return an_unknown();
+    return an_in_range(an_num(neg || x.v < 0 ? -x.v : x.v), type);
+  }
+  if (type != ONNXSHAPE_TYPE_INT64 || !an_is_set(x)) return an_unknown();
+  if (neg) return an_expr_sub(c->x, an_num(0), x);
+  return an_expr_nonneg(c->x, x) ? x : an_unknown();
+}
+
+/* The rule of op's integer elements, or NULL (none kept). */
+static elem_rule int_rule(operator_id op) {
+  switch (op) {
+    case OP_GREATER: case OP_LESS: case OP_GREATER_OR_EQUAL: case OP_LESS_OR_EQUAL:
+    case OP_AND: case OP_OR: case OP_XOR: return compare_elem;
+    case OP_MOD: return mod_elem;
+    case OP_NEG: case OP_ABS: return sign_elem;
+    default: return NULL;
+  }
+}
+
+/* Output 0's elements by op's rule, folded over the inputs (applied once
+ * for one input of a unary operator), when the output is small and each
+ * input's elements are known, of an integer or bool type, and as many as
+ * the output's or one (other broadcasting is not followed). */
+static int values_out(an_ctx *c, const graph_node *n, int unary) {
+  elem_rule rule = int_rule(n->op);
+  slot_info *out = an_out(c, n, 0);
+  size_t count, k = n->n_inputs;
+  if (rule == NULL || out == NULL || k == 0 || !is_int_type(out->type) || !small_count(out, &count)) {
+    return 1;
+  }
+  for (size_t i = 0; i < k; i++) {
+    const slot_info *s = in(c, n, i);
+    if (s == NULL || !s->vals_known || !is_int_type(s->type) || (s->n_vals != count && s->n_vals != 1)) {
+      return 1;
+    }
+  }
+  if (!an_afford(c, n, an_mul(count, k))) return 1;
+  if (!an_set_vals(c, out, count)) return 0;
+  for (size_t f = 0; f < count; f++) {
+    const slot_info *s = in(c, n, 0);
+    an_elem acc = s->vals[s->n_vals == 1 ? 0 : f];
+    if (unary) acc = rule(c, n, acc, acc, s->type);
+    for (size_t i = 1; i < k; i++) {
+      s = in(c, n, i);
+      acc = rule(c, n, acc, s->vals[s->n_vals == 1 ? 0 : f], s->type);
+    }
+    out->vals[f] = acc;
+  }
+  return 1;
+}
+
 /* ---- same dims and type ---------------------------------------------------------- */
 
 /* The unary operators, activations and the normalizations whose output is
@@ -73,7 +170,7 @@ static int broadcast_out(an_ctx *c, const graph_node *n, int32_t type) {
 onnxshape_status onnxshape__an_op_unary(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   (void)diag;
   const slot_info *x = in(c, n, 0);
-  return done(like(c, n, 0, x, type_of(x)));
+  return done(like(c, n, 0, x, type_of(x)) && values_out(c, n, 1));
 }
 
 /* Softmax, LogSoftmax, Hardmax (axis 1 before 13, -1 from 13) and
@@ -124,7 +221,7 @@ onnxshape_status onnxshape__an_op_dropout(an_ctx *c, const graph_node *n, onnxsh
  * broadcast dims. */
 onnxshape_status onnxshape__an_op_compare(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   (void)diag;
-  return done(broadcast_out(c, n, ONNXSHAPE_TYPE_BOOL));
+  return done(broadcast_out(c, n, ONNXSHAPE_TYPE_BOOL) && values_out(c, n, 0));
 }
 
 /* Pow (the exponent's type may differ from 12), Mod, BitShift, BitwiseAnd,
@@ -132,7 +229,7 @@ onnxshape_status onnxshape__an_op_compare(an_ctx *c, const graph_node *n, onnxsh
  * input's type, the broadcast dims. */
 onnxshape_status onnxshape__an_op_broadcast(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   (void)diag;
-  return done(broadcast_out(c, n, type_of(in(c, n, 0))));
+  return done(broadcast_out(c, n, type_of(in(c, n, 0))) && values_out(c, n, 0));
 }
 
 /* PRelu: slope broadcasts to X (unidirectionally): X's type and the

@@ -20,6 +20,17 @@ function broadcastable(g, k, maxRank = 4) {
   });
 }
 
+const INT = ['int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64'];
+// t, or sometimes (an integer type) an initializer of its dims with random
+// elements (in range, when given), so that the integer rules' elements are
+// compared too.
+function maybeConst(g, t, range) {
+  if (!INT.includes(t.type) || !g.chance(0.4)) return range ? { ...t, range } : t;
+  const dims = t.dims.map((d) => (typeof d === 'object' ? d.v : d));
+  const n = dims.reduce((a, b) => a * b, 1);
+  return { type: t.type, dims, values: g.randomData(t.type, n, range) };
+}
+
 const scalarInit = (type, v) => ({ type, dims: [], values: [v] });
 const vectorInit = (type, n, v) => ({ type, dims: [n], values: Array(n).fill(v) });
 const value = (d) => (typeof d === 'object' ? d.v : d);
@@ -30,7 +41,8 @@ function unary(op, versions, types = ['float'], attrs = () => []) {
   return {
     op,
     versions,
-    gen: (g, v) => ({ inputs: [{ type: g.choice(types), dims: shape(g, 0, 4) }], attrs: attrs(g, v) }),
+    gen: (g, v) => ({ inputs: [maybeConst(g, { type: g.choice(types), dims: shape(g, 0, 4) })],
+                      attrs: attrs(g, v) }),
   };
 }
 
@@ -52,14 +64,14 @@ function withAxis(op, versions, def13) {
 }
 
 // Broadcasting operators: k inputs of the types `types(g)` gives.
-function broadcasting(op, versions, types, k = () => 2, attrs = () => []) {
+function broadcasting(op, versions, types, k = () => 2, attrs = () => [], range) {
   return {
     op,
     versions,
     gen: (g, v) => {
       const n = k(g);
       const ts = types(g, v, n);
-      return { inputs: broadcastable(g, n).map((dims, i) => ({ type: ts[i], dims })),
+      return { inputs: broadcastable(g, n).map((dims, i) => maybeConst(g, { type: ts[i], dims }, range)),
                attrs: attrs(g, v) };
     },
   };
@@ -150,7 +162,8 @@ module.exports = [
   broadcasting('Xor', [7], same('bool')),
   broadcasting('Pow', [7, 12, 13, 15],
                (g, v) => ['float', v >= 12 ? g.choice(['float', 'int32', 'int64']) : 'float']),
-  broadcasting('Mod', [10, 13], same('int32')),
+  broadcasting('Mod', [10, 13], same((g) => g.choice(['int32', 'int64'])), () => 2,
+               (g) => (g.chance(0.3) ? [g.E.attr('fmod', 1)] : []), [1, 9]),
   broadcasting('BitShift', [11], same((g) => g.choice(['uint8', 'uint32'])), () => 2,
                (g) => [g.E.attrString('direction', g.choice(['LEFT', 'RIGHT']))]),
   broadcasting('BitwiseAnd', [18], same('int32')),
