@@ -90,7 +90,7 @@ const UNARY = [
   ['Softplus', [1, 22]], ['Softsign', [1, 22]], ['Sqrt', [6, 13]], ['Tan', [7, 22]],
   ['Tanh', [6, 13]], ['ThresholdedRelu', [10, 22]], ['Celu', [12]], ['Shrink', [9]],
   ['BitwiseNot', [18], ['int32', 'uint8']], ['Gelu', [20]], ['IsNaN', [9, 13, 20]],
-  ['IsInf', [10, 20]], ['Clip', [6]],
+  ['IsInf', [10, 20]], ['Clip', [6]], ['Swish', [24]],
 ];
 
 // X of [N, C, rest...] and per-channel initializers.
@@ -192,7 +192,7 @@ module.exports = [
   },
   {
     op: 'CastLike',
-    versions: [15, 19, 21],
+    versions: [15, 19, 21, 23, 24, 25],
     gen: (g) => ({ inputs: [{ type: g.choice(['float', 'int32', 'int64']), dims: shape(g, 0, 4) },
                             { type: g.choice(['float', 'double', 'int64', 'int32', 'bool']), dims: [1] }] }),
   },
@@ -211,9 +211,9 @@ module.exports = [
     gen: (g, v) => {
       const { dims, c } = channels(g, 2, 4);
       const train = v >= 14 && g.chance(0.3);
-      const u = v >= 15 && g.chance(0.3) ? 'double' : 'float';
+      // (onnxruntime implements no mean and var of another type than X's)
       return { inputs: [{ type: 'float', dims }, vectorInit('float', c, 1), vectorInit('float', c, 0),
-                        vectorInit(v >= 14 ? u : 'float', c, 0), vectorInit(v >= 14 ? u : 'float', c, 1)],
+                        vectorInit('float', c, 0), vectorInit('float', c, 1)],
                attrs: train ? [g.E.attr('training_mode', 1)] : [], outputs: train ? 3 : 1 };
     },
   },
@@ -232,8 +232,21 @@ module.exports = [
     },
   },
   {
+    op: 'RMSNormalization',
+    versions: [23],
+    gen: (g) => {
+      const dims = shape(g, 1, 4).map((d) => (value(d) === 0 ? 1 : d));
+      const r = dims.length;
+      const axis = g.pick(-r, r - 1);
+      const norm = dims.slice(axis < 0 ? axis + r : axis).map(value);
+      return { inputs: [{ type: 'float', dims },
+                        { type: 'float', dims: norm, values: Array(norm.reduce((a, b) => a * b, 1)).fill(1) }],
+               attrs: [g.E.attr('axis', axis)] };
+    },
+  },
+  {
     op: 'QuantizeLinear',
-    versions: [10, 13, 19, 21],
+    versions: [10, 13, 19, 21, 23, 24, 25],
     gen: (g, v) => {
       const zp = g.choice([null, 'int8', 'uint8']);
       const attrs = [];
@@ -244,11 +257,12 @@ module.exports = [
   },
   {
     op: 'DequantizeLinear',
-    versions: [10, 13, 19, 21],
-    gen: (g) => {
+    versions: [10, 13, 19, 21, 23, 24, 25],
+    gen: (g, v) => {
       const t = g.choice(['int8', 'uint8']);
       return { inputs: [{ type: t, dims: shape(g, 0, 4) }, scalarInit('float', 0.5),
-                        ...(g.chance(0.5) ? [scalarInit(t, 1)] : [])] };
+                        ...(g.chance(0.5) ? [scalarInit(t, 1)] : [])],
+               attrs: v >= 23 && g.chance(0.3) ? [g.E.attr('output_dtype', 1)] : [] };
     },
   },
   {
