@@ -288,29 +288,44 @@ onnxshape_status onnxshape__an_op_layer_norm(an_ctx *c, const graph_node *n,
 
 /* ---- quantization ------------------------------------------------------------------- */
 
+/* 1 when t is one of QuantizeLinear-v's output types (output_dtype, from
+ * 21): 8- and 16-bit integers, float8 and 4-bit integers, float4e2m1 from
+ * 23, 2-bit integers from 25. */
+static int quantized_type(int64_t t, int v) {
+  return (t >= ONNXSHAPE_TYPE_UINT8 && t <= ONNXSHAPE_TYPE_INT16) ||
+         (t >= ONNXSHAPE_TYPE_FLOAT8E4M3FN && t <= ONNXSHAPE_TYPE_INT4) ||
+         (t == ONNXSHAPE_TYPE_FLOAT4E2M1 && v >= 23) ||
+         ((t == ONNXSHAPE_TYPE_UINT2 || t == ONNXSHAPE_TYPE_INT2) && v >= 25);
+}
+
 /* QuantizeLinear: x's dims; the type y_zero_point's, else output_dtype's
- * (from 21), else uint8. An output_dtype other than y_zero_point's type
- * fails the node. */
+ * (from 21), else uint8. An output_dtype that is not an output type, or
+ * not y_zero_point's type, fails the node. */
 onnxshape_status onnxshape__an_op_quantize(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   (void)diag;
   const slot_info *zp = in(c, n, 2);
   int64_t dtype = n->version >= 21 ? an_attr_int(n, "output_dtype", 0) : 0;
+  if (dtype != 0 && (!quantized_type(dtype, n->version) || (zp != NULL && dtype != zp->type))) {
+    return ONNXSHAPE_OK;
+  }
   int32_t type = zp != NULL ? zp->type : dtype != 0 ? (int32_t)dtype : ONNXSHAPE_TYPE_UINT8;
-  if (zp != NULL && dtype != 0 && dtype != zp->type) return ONNXSHAPE_OK;
-  if (type < 0 || type > ONNXSHAPE_TYPE_LAST) type = 0;
   return done(like(c, n, 0, in(c, n, 0), type));
 }
 
 /* DequantizeLinear: x's dims; float before 19, then x_scale's type, or
- * output_dtype's from 23. */
+ * output_dtype's from 23 (float, float16 or bfloat16; another fails the
+ * node). */
 onnxshape_status onnxshape__an_op_dequantize(an_ctx *c, const graph_node *n,
                                              onnxshape_diag *diag) {
   (void)diag;
   int64_t dtype = n->version >= 23 ? an_attr_int(n, "output_dtype", 0) : 0;
+  if (dtype != 0 && dtype != ONNXSHAPE_TYPE_FLOAT && dtype != ONNXSHAPE_TYPE_FLOAT16 &&
+      dtype != ONNXSHAPE_TYPE_BFLOAT16) {
+    return ONNXSHAPE_OK;
+  }
   int32_t type = n->version < 19 ? ONNXSHAPE_TYPE_FLOAT
                  : dtype != 0    ? (int32_t)dtype
                                  : type_of(in(c, n, 1));
-  if (type < 0 || type > ONNXSHAPE_TYPE_LAST) type = 0;
   return done(like(c, n, 0, in(c, n, 0), type));
 }
 
