@@ -4,7 +4,7 @@
  * normalizations, comparisons and logic, Pow, Mod, the bitwise operators,
  * Sum, Mean, PRelu, CastLike, Dropout, the quantizers). Element values are
  * kept for the integer operators shape computations use (comparisons,
- * logic, Mod, Neg, Abs: int_rule); the others' elements are floats (Sum
+ * logic, Mod, Neg, Abs, Clip: int_rule); the others' elements are floats (Sum
  * and Mean take floats only) or not needed. Where a version's rule does
  * not decide the output (an axis out of range, a legacy broadcast, an
  * attribute that contradicts an input), it is left unknown. */
@@ -120,6 +120,26 @@ static an_elem sign_elem(an_ctx *c, const graph_node *n, an_elem x, an_elem y, i
   return an_expr_nonneg(c->x, x) ? x : an_unknown();
 }
 
+/* Clip (integer types from 12): min(max(x, min), max), each bound a
+ * one-element input or absent; int64 expressions through min and max. */
+static an_elem clip_elem(an_ctx *c, const graph_node *n, an_elem x, an_elem y, int32_t type) {
+  (void)y;
+  if (n->version < 12) return an_unknown();
+  for (size_t k = 1; k <= 2 && an_is_set(x); k++) {
+    const slot_info *b = in(c, n, k);
+    if (b == NULL) continue;
+    an_elem v = b->vals_known && b->n_vals == 1 ? b->vals[0] : an_unknown();
+    if (x.known && v.known) {
+      x = (k == 1) == (x.v < v.v) ? v : x;
+    } else if (type == ONNXSHAPE_TYPE_INT64 && an_is_set(v)) {
+      x = k == 1 ? an_expr_max(c->x, x, v) : an_expr_min(c->x, x, v);
+    } else {
+      x = an_unknown();
+    }
+  }
+  return x;
+}
+
 /* The rule of op's integer elements, or NULL (none kept). */
 static elem_rule int_rule(operator_id op) {
   switch (op) {
@@ -127,18 +147,20 @@ static elem_rule int_rule(operator_id op) {
     case OP_AND: case OP_OR: case OP_XOR: return compare_elem;
     case OP_MOD: return mod_elem;
     case OP_NEG: case OP_ABS: return sign_elem;
+    case OP_CLIP: return clip_elem;
     default: return NULL;
   }
 }
 
 /* Output 0's elements by op's rule, folded over the inputs (applied once
- * for one input of a unary operator), when the output is small and each
- * input's elements are known, of an integer or bool type, and as many as
- * the output's or one (other broadcasting is not followed). */
+ * to input 0 for a unary operator, whose rule reads any other input
+ * itself), when the output is small and each input's elements are known,
+ * of an integer or bool type, and as many as the output's or one (other
+ * broadcasting is not followed). */
 static int values_out(an_ctx *c, const graph_node *n, int unary) {
   elem_rule rule = int_rule(n->op);
   slot_info *out = an_out(c, n, 0);
-  size_t count, k = n->n_inputs;
+  size_t count, k = unary ? 1 : n->n_inputs;
   if (rule == NULL || out == NULL || k == 0 || !is_int_type(out->type) || !small_count(out, &count)) {
     return 1;
   }

@@ -104,9 +104,14 @@ module.exports = [
   {
     op: 'Clip',
     versions: [11, 12, 13],
-    gen: (g) => ({ inputs: [{ type: 'float', dims: shape(g, 0, 4) },
-                            g.chance(0.7) ? scalarInit('float', -0.5) : null,
-                            g.chance(0.7) ? scalarInit('float', 0.5) : null] }),
+    gen: (g, v) => {
+      // integer types from 12
+      const t = v >= 12 ? g.choice(['float', 'int32', 'int64']) : 'float';
+      const [lo, hi] = t === 'float' ? [-0.5, 0.5] : [g.pick(-5, 2), g.pick(-2, 5)];
+      return { inputs: [maybeConst(g, { type: t, dims: shape(g, 0, 4) }),
+                        g.chance(0.7) ? scalarInit(t, lo) : null,
+                        g.chance(0.7) ? scalarInit(t, hi) : null] };
+    },
   },
   withAxis('Softmax', [11, 13], true),
   withAxis('LogSoftmax', [11, 13], true),
