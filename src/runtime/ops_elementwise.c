@@ -22,7 +22,7 @@ static int like(an_ctx *c, const graph_node *n, size_t k, const slot_info *x, in
   return x == NULL || !x->rank_known || an_set_dims(c, out, x->dims, x->rank);
 }
 
-/* Input 0's type, or 0 when absent. */
+/* x's element type, or 0 when x is absent. */
 static int32_t type_of(const slot_info *x) { return x != NULL ? x->type : 0; }
 
 /* The status of a rule that returned 0: the budget or memory ran out. */
@@ -95,14 +95,18 @@ static an_elem compare_elem(an_ctx *c, const graph_node *n, an_elem x, an_elem y
 }
 
 /* Mod: the remainder with the divisor's sign (fmod = 0) or the dividend's
- * (fmod = 1, C's fmod); a zero divisor is not determined. */
+ * (fmod = 1, C's fmod); a zero divisor is not determined. onnxruntime's
+ * fmod goes through double: past 2^53, where that rounds, not evaluated. */
 static an_elem mod_elem(an_ctx *c, const graph_node *n, an_elem x, an_elem y, int32_t type) {
   (void)c;
   (void)type;
+  const int64_t exact = (int64_t)1 << 53;
+  int fmod = an_attr_int(n, "fmod", 0) != 0;
   if (!x.known || !y.known || y.v == 0) return an_unknown();
+  if (fmod && (x.v > exact || x.v < -exact || y.v > exact || y.v < -exact)) return an_unknown();
   if (y.v == -1) return an_num(0); /* INT64_MIN % -1 overflows in C */
   int64_t r = x.v % y.v;
-  if (an_attr_int(n, "fmod", 0) == 0 && r != 0 && (r < 0) != (y.v < 0)) r += y.v;
+  if (!fmod && r != 0 && (r < 0) != (y.v < 0)) r += y.v;
   return an_num(r);
 }
 
