@@ -31,36 +31,36 @@
 #define ONNXSHAPE__CATALOG(op) (ONNXSHAPE__##op##_VERSIONS(ONNXSHAPE__V_COMMA))
 
 #define ONNXSHAPE__OPERATORS(X) \
-  X(ABS, "Abs", none, 0, (1, 6, 13)) \
-  X(ACOS, "Acos", none, 0, (7, 22)) \
-  X(ACOSH, "Acosh", none, 0, (9, 22)) \
+  X(ABS, "Abs", unary, 0, (1, 6, 13)) \
+  X(ACOS, "Acos", unary, 0, (7, 22)) \
+  X(ACOSH, "Acosh", unary, 0, (9, 22)) \
   X(ADD, "Add", arith, 0, (1, 6, 7, 13, 14)) \
   X(AFFINE_GRID, "AffineGrid", none, 0, (20)) \
-  X(AND, "And", none, 0, (1, 7)) \
+  X(AND, "And", compare, 0, (1, 7)) \
   X(ARG_MAX, "ArgMax", none, 0, (1, 11, 12, 13)) \
   X(ARG_MIN, "ArgMin", none, 0, (1, 11, 12, 13)) \
-  X(ASIN, "Asin", none, 0, (7, 22)) \
-  X(ASINH, "Asinh", none, 0, (9, 22)) \
-  X(ATAN, "Atan", none, 0, (7, 22)) \
-  X(ATANH, "Atanh", none, 0, (9, 22)) \
+  X(ASIN, "Asin", unary, 0, (7, 22)) \
+  X(ASINH, "Asinh", unary, 0, (9, 22)) \
+  X(ATAN, "Atan", unary, 0, (7, 22)) \
+  X(ATANH, "Atanh", unary, 0, (9, 22)) \
   X(ATTENTION, "Attention", none, 0, (23, 24, 25)) \
   X(AVERAGE_POOL, "AveragePool", none, 0, (1, 7, 10, 11, 19, 22)) \
-  X(BATCH_NORMALIZATION, "BatchNormalization", none, 0, (1, 6, 7, 9, 14, 15)) \
+  X(BATCH_NORMALIZATION, "BatchNormalization", batch_norm, 0, (1, 6, 7, 9, 14, 15)) \
   X(BERNOULLI, "Bernoulli", none, 0, (15, 22)) \
   X(BIT_CAST, "BitCast", none, 0, (26)) \
-  X(BIT_SHIFT, "BitShift", none, 0, (11)) \
-  X(BITWISE_AND, "BitwiseAnd", none, 0, (18)) \
-  X(BITWISE_NOT, "BitwiseNot", none, 0, (18)) \
-  X(BITWISE_OR, "BitwiseOr", none, 0, (18)) \
-  X(BITWISE_XOR, "BitwiseXor", none, 0, (18)) \
+  X(BIT_SHIFT, "BitShift", broadcast, 0, (11)) \
+  X(BITWISE_AND, "BitwiseAnd", broadcast, 0, (18)) \
+  X(BITWISE_NOT, "BitwiseNot", unary, 0, (18)) \
+  X(BITWISE_OR, "BitwiseOr", broadcast, 0, (18)) \
+  X(BITWISE_XOR, "BitwiseXor", broadcast, 0, (18)) \
   X(BLACKMAN_WINDOW, "BlackmanWindow", none, 0, (17)) \
   X(CAST, "Cast", cast, 0, (1, 6, 9, 13, 19, 21, 23, 24, 25)) \
-  X(CAST_LIKE, "CastLike", none, 0, (15, 19, 21, 23, 24, 25)) \
+  X(CAST_LIKE, "CastLike", cast_like, 0, (15, 19, 21, 23, 24, 25)) \
   X(CAUSAL_CONV_WITH_STATE, "CausalConvWithState", none, 0, (27)) \
-  X(CEIL, "Ceil", none, 0, (1, 6, 13)) \
-  X(CELU, "Celu", none, 0, (12, 28)) \
+  X(CEIL, "Ceil", unary, 0, (1, 6, 13)) \
+  X(CELU, "Celu", unary, 0, (12, 28)) \
   X(CENTER_CROP_PAD, "CenterCropPad", none, 0, (18)) \
-  X(CLIP, "Clip", none, 0, (1, 6, 11, 12, 13)) \
+  X(CLIP, "Clip", unary, 0, (1, 6, 11, 12, 13)) \
   X(COL2IM, "Col2Im", none, 0, (18)) \
   X(COMPRESS, "Compress", none, 0, (9, 11)) \
   X(CONCAT, "Concat", concat, 0, (1, 4, 11, 13)) \
@@ -70,62 +70,62 @@
   X(CONV, "Conv", none, 0, (1, 11, 22)) \
   X(CONV_INTEGER, "ConvInteger", none, 0, (10)) \
   X(CONV_TRANSPOSE, "ConvTranspose", none, 0, (1, 11, 22)) \
-  X(COS, "Cos", none, 0, (7, 22)) \
-  X(COSH, "Cosh", none, 0, (9, 22)) \
+  X(COS, "Cos", unary, 0, (7, 22)) \
+  X(COSH, "Cosh", unary, 0, (9, 22)) \
   X(CUM_PROD, "CumProd", none, 0, (26)) \
   X(CUM_SUM, "CumSum", none, 0, (11, 14)) \
   X(DFT, "DFT", none, 0, (17, 20)) \
   X(DEFORM_CONV, "DeformConv", none, 0, (19, 22)) \
   X(DEPTH_TO_SPACE, "DepthToSpace", none, 0, (1, 11, 13)) \
-  X(DEQUANTIZE_LINEAR, "DequantizeLinear", none, 0, (10, 13, 19, 21, 23, 24, 25)) \
+  X(DEQUANTIZE_LINEAR, "DequantizeLinear", dequantize, 0, (10, 13, 19, 21, 23, 24, 25)) \
   X(DET, "Det", none, 0, (11, 22)) \
   X(DIV, "Div", arith, 0, (1, 6, 7, 13, 14)) \
-  X(DROPOUT, "Dropout", none, 0, (1, 6, 7, 10, 12, 13, 22)) \
-  X(DYNAMIC_QUANTIZE_LINEAR, "DynamicQuantizeLinear", none, 0, (11)) \
+  X(DROPOUT, "Dropout", dropout, 0, (1, 6, 7, 10, 12, 13, 22)) \
+  X(DYNAMIC_QUANTIZE_LINEAR, "DynamicQuantizeLinear", dynamic_quantize, 0, (11)) \
   X(EINSUM, "Einsum", none, 0, (12)) \
-  X(ELU, "Elu", none, 0, (1, 6, 22)) \
+  X(ELU, "Elu", unary, 0, (1, 6, 22)) \
   X(EQUAL, "Equal", arith, 0, (1, 7, 11, 13, 19)) \
-  X(ERF, "Erf", none, 0, (9, 13)) \
-  X(EXP, "Exp", none, 0, (1, 6, 13)) \
+  X(ERF, "Erf", unary, 0, (9, 13)) \
+  X(EXP, "Exp", unary, 0, (1, 6, 13)) \
   X(EXPAND, "Expand", none, 0, (8, 13)) \
   X(EYE_LIKE, "EyeLike", none, 0, (9, 22)) \
   X(FLATTEN, "Flatten", none, 0, (1, 9, 11, 13, 21, 23, 24, 25)) \
-  X(FLOOR, "Floor", none, 0, (1, 6, 13)) \
+  X(FLOOR, "Floor", unary, 0, (1, 6, 13)) \
   X(GRU, "GRU", none, 0, (1, 3, 7, 14, 22)) \
   X(GATHER, "Gather", gather, 0, (1, 11, 13)) \
   X(GATHER_ELEMENTS, "GatherElements", none, 0, (11, 13)) \
   X(GATHER_ND, "GatherND", none, 0, (11, 12, 13)) \
-  X(GELU, "Gelu", none, 0, (20)) \
+  X(GELU, "Gelu", unary, 0, (20)) \
   X(GEMM, "Gemm", none, 0, (1, 6, 7, 9, 11, 13)) \
   X(GLOBAL_AVERAGE_POOL, "GlobalAveragePool", none, 0, (1, 22)) \
   X(GLOBAL_LP_POOL, "GlobalLpPool", none, 0, (1, 2, 22)) \
   X(GLOBAL_MAX_POOL, "GlobalMaxPool", none, 0, (1, 22)) \
-  X(GREATER, "Greater", none, 0, (1, 7, 9, 13)) \
-  X(GREATER_OR_EQUAL, "GreaterOrEqual", none, 0, (12, 16)) \
+  X(GREATER, "Greater", compare, 0, (1, 7, 9, 13)) \
+  X(GREATER_OR_EQUAL, "GreaterOrEqual", compare, 0, (12, 16)) \
   X(GRID_SAMPLE, "GridSample", none, 0, (16, 20, 22)) \
-  X(GROUP_NORMALIZATION, "GroupNormalization", none, 0, (18, 21)) \
+  X(GROUP_NORMALIZATION, "GroupNormalization", unary, 0, (18, 21)) \
   X(HAMMING_WINDOW, "HammingWindow", none, 0, (17)) \
   X(HANN_WINDOW, "HannWindow", none, 0, (17)) \
-  X(HARD_SIGMOID, "HardSigmoid", none, 0, (1, 6, 22)) \
-  X(HARD_SWISH, "HardSwish", none, 0, (14, 22)) \
-  X(HARDMAX, "Hardmax", none, 0, (1, 11, 13)) \
+  X(HARD_SIGMOID, "HardSigmoid", unary, 0, (1, 6, 22)) \
+  X(HARD_SWISH, "HardSwish", unary, 0, (14, 22)) \
+  X(HARDMAX, "Hardmax", unary_axis, 0, (1, 11, 13)) \
   X(IDENTITY, "Identity", identity, OPF_STRICT, ONNXSHAPE__CATALOG(IDENTITY)) \
   X(IF, "If", branches, OPF_GRAPHS, (1, 11, 13, 16, 19, 21, 23, 24, 25)) \
   X(IMAGE_DECODER, "ImageDecoder", none, 0, (20)) \
-  X(INSTANCE_NORMALIZATION, "InstanceNormalization", none, 0, (1, 6, 22)) \
-  X(IS_INF, "IsInf", none, 0, (10, 20)) \
-  X(IS_NAN, "IsNaN", none, 0, (9, 13, 20)) \
-  X(LRN, "LRN", none, 0, (1, 13)) \
+  X(INSTANCE_NORMALIZATION, "InstanceNormalization", unary, 0, (1, 6, 22)) \
+  X(IS_INF, "IsInf", is_class, 0, (10, 20)) \
+  X(IS_NAN, "IsNaN", is_class, 0, (9, 13, 20)) \
+  X(LRN, "LRN", unary, 0, (1, 13)) \
   X(LSTM, "LSTM", none, 0, (1, 7, 14, 22)) \
-  X(LAYER_NORMALIZATION, "LayerNormalization", none, 0, (17)) \
-  X(LEAKY_RELU, "LeakyRelu", none, 0, (1, 6, 16)) \
-  X(LESS, "Less", none, 0, (1, 7, 9, 13)) \
-  X(LESS_OR_EQUAL, "LessOrEqual", none, 0, (12, 16)) \
+  X(LAYER_NORMALIZATION, "LayerNormalization", layer_norm, 0, (17)) \
+  X(LEAKY_RELU, "LeakyRelu", unary, 0, (1, 6, 16)) \
+  X(LESS, "Less", compare, 0, (1, 7, 9, 13)) \
+  X(LESS_OR_EQUAL, "LessOrEqual", compare, 0, (12, 16)) \
   X(LINEAR_ATTENTION, "LinearAttention", none, 0, (27)) \
-  X(LOG, "Log", none, 0, (1, 6, 13)) \
-  X(LOG_SOFTMAX, "LogSoftmax", none, 0, (1, 11, 13)) \
+  X(LOG, "Log", unary, 0, (1, 6, 13)) \
+  X(LOG_SOFTMAX, "LogSoftmax", unary_axis, 0, (1, 11, 13)) \
   X(LOOP, "Loop", none, OPF_GRAPHS, (1, 11, 13, 16, 19, 21, 23, 24, 25)) \
-  X(LP_NORMALIZATION, "LpNormalization", none, 0, (1, 22)) \
+  X(LP_NORMALIZATION, "LpNormalization", unary_axis, 0, (1, 22)) \
   X(LP_POOL, "LpPool", none, 0, (1, 2, 11, 18, 22)) \
   X(MATMUL, "MatMul", none, 0, (1, 9, 13)) \
   X(MATMUL_INTEGER, "MatMulInteger", none, 0, (10)) \
@@ -133,15 +133,15 @@
   X(MAX_POOL, "MaxPool", none, 0, (1, 8, 10, 11, 12, 22)) \
   X(MAX_ROI_POOL, "MaxRoiPool", none, 0, (1, 22)) \
   X(MAX_UNPOOL, "MaxUnpool", none, 0, (9, 11, 22)) \
-  X(MEAN, "Mean", none, 0, (1, 6, 8, 13)) \
-  X(MEAN_VARIANCE_NORMALIZATION, "MeanVarianceNormalization", none, 0, (9, 13)) \
+  X(MEAN, "Mean", broadcast, 0, (1, 6, 8, 13)) \
+  X(MEAN_VARIANCE_NORMALIZATION, "MeanVarianceNormalization", unary, 0, (9, 13)) \
   X(MEL_WEIGHT_MATRIX, "MelWeightMatrix", none, 0, (17)) \
   X(MIN, "Min", arith, 0, (1, 6, 8, 12, 13)) \
-  X(MISH, "Mish", none, 0, (18, 22)) \
-  X(MOD, "Mod", none, 0, (10, 13)) \
+  X(MISH, "Mish", unary, 0, (18, 22)) \
+  X(MOD, "Mod", broadcast, 0, (10, 13)) \
   X(MUL, "Mul", arith, 0, (1, 6, 7, 13, 14)) \
   X(MULTINOMIAL, "Multinomial", none, 0, (7, 22)) \
-  X(NEG, "Neg", none, 0, (1, 6, 13)) \
+  X(NEG, "Neg", unary, 0, (1, 6, 13)) \
   X(NEGATIVE_LOG_LIKELIHOOD_LOSS, "NegativeLogLikelihoodLoss", none, 0, (12, 13, 22)) \
   X(NON_MAX_SUPPRESSION, "NonMaxSuppression", none, 0, (10, 11)) \
   X(NON_ZERO, "NonZero", none, 0, (9, 13)) \
@@ -150,21 +150,21 @@
   X(OPTIONAL, "Optional", none, 0, (15)) \
   X(OPTIONAL_GET_ELEMENT, "OptionalGetElement", none, 0, (15, 18)) \
   X(OPTIONAL_HAS_ELEMENT, "OptionalHasElement", none, 0, (15, 18)) \
-  X(OR, "Or", none, 0, (1, 7)) \
-  X(PRELU, "PRelu", none, 0, (1, 6, 7, 9, 16)) \
+  X(OR, "Or", compare, 0, (1, 7)) \
+  X(PRELU, "PRelu", prelu, 0, (1, 6, 7, 9, 16)) \
   X(PAD, "Pad", none, 0, (1, 2, 11, 13, 18, 19, 21, 23, 24, 25)) \
-  X(POW, "Pow", none, 0, (1, 7, 12, 13, 15)) \
+  X(POW, "Pow", broadcast, 0, (1, 7, 12, 13, 15)) \
   X(QLINEAR_CONV, "QLinearConv", none, 0, (10)) \
   X(QLINEAR_MATMUL, "QLinearMatMul", none, 0, (10, 21)) \
-  X(QUANTIZE_LINEAR, "QuantizeLinear", none, 0, (10, 13, 19, 21, 23, 24, 25)) \
-  X(RMS_NORMALIZATION, "RMSNormalization", none, 0, (23)) \
+  X(QUANTIZE_LINEAR, "QuantizeLinear", quantize, 0, (10, 13, 19, 21, 23, 24, 25)) \
+  X(RMS_NORMALIZATION, "RMSNormalization", unary, 0, (23)) \
   X(RNN, "RNN", none, 0, (1, 7, 14, 22)) \
   X(RANDOM_NORMAL, "RandomNormal", none, 0, (1, 22)) \
   X(RANDOM_NORMAL_LIKE, "RandomNormalLike", none, 0, (1, 22)) \
   X(RANDOM_UNIFORM, "RandomUniform", none, 0, (1, 22)) \
   X(RANDOM_UNIFORM_LIKE, "RandomUniformLike", none, 0, (1, 22)) \
   X(RANGE, "Range", range, 0, (11, 27)) \
-  X(RECIPROCAL, "Reciprocal", none, 0, (1, 6, 13)) \
+  X(RECIPROCAL, "Reciprocal", unary, 0, (1, 6, 13)) \
   X(REDUCE_L1, "ReduceL1", none, 0, (1, 11, 13, 18)) \
   X(REDUCE_L2, "ReduceL2", none, 0, (1, 11, 13, 18)) \
   X(REDUCE_LOG_SUM, "ReduceLogSum", none, 0, (1, 11, 13, 18)) \
@@ -176,19 +176,19 @@
   X(REDUCE_SUM, "ReduceSum", none, 0, (1, 11, 13)) \
   X(REDUCE_SUM_SQUARE, "ReduceSumSquare", none, 0, (1, 11, 13, 18)) \
   X(REGEX_FULL_MATCH, "RegexFullMatch", none, 0, (20)) \
-  X(RELU, "Relu", none, 0, (1, 6, 13, 14)) \
+  X(RELU, "Relu", unary, 0, (1, 6, 13, 14)) \
   X(RESHAPE, "Reshape", reshape, OPF_KERNEL | OPF_STRICT, ONNXSHAPE__CATALOG(RESHAPE)) \
   X(RESIZE, "Resize", none, 0, (10, 11, 13, 18, 19)) \
   X(REVERSE_SEQUENCE, "ReverseSequence", none, 0, (10)) \
   X(ROI_ALIGN, "RoiAlign", none, 0, (10, 16, 22)) \
   X(ROTARY_EMBEDDING, "RotaryEmbedding", none, 0, (23)) \
-  X(ROUND, "Round", none, 0, (11, 22)) \
+  X(ROUND, "Round", unary, 0, (11, 22)) \
   X(STFT, "STFT", none, 0, (17)) \
   X(SCAN, "Scan", none, OPF_GRAPHS, (8, 9, 11, 16, 19, 21, 23, 24, 25)) \
   X(SCATTER, "Scatter", none, 0, (9, 11)) \
   X(SCATTER_ELEMENTS, "ScatterElements", none, 0, (11, 13, 16, 18)) \
   X(SCATTER_ND, "ScatterND", none, 0, (11, 13, 16, 18)) \
-  X(SELU, "Selu", none, 0, (1, 6, 22)) \
+  X(SELU, "Selu", unary, 0, (1, 6, 22)) \
   X(SEQUENCE_AT, "SequenceAt", none, 0, (11)) \
   X(SEQUENCE_CONSTRUCT, "SequenceConstruct", none, 0, (11)) \
   X(SEQUENCE_EMPTY, "SequenceEmpty", none, 0, (11)) \
@@ -197,43 +197,43 @@
   X(SEQUENCE_LENGTH, "SequenceLength", none, 0, (11)) \
   X(SEQUENCE_MAP, "SequenceMap", none, OPF_GRAPHS, (17)) \
   X(SHAPE, "Shape", shape, OPF_KERNEL | OPF_STRICT, ONNXSHAPE__CATALOG(SHAPE)) \
-  X(SHRINK, "Shrink", none, 0, (9)) \
-  X(SIGMOID, "Sigmoid", none, 0, (1, 6, 13)) \
-  X(SIGN, "Sign", none, 0, (9, 13)) \
-  X(SIN, "Sin", none, 0, (7, 22)) \
-  X(SINH, "Sinh", none, 0, (9, 22)) \
+  X(SHRINK, "Shrink", unary, 0, (9)) \
+  X(SIGMOID, "Sigmoid", unary, 0, (1, 6, 13)) \
+  X(SIGN, "Sign", unary, 0, (9, 13)) \
+  X(SIN, "Sin", unary, 0, (7, 22)) \
+  X(SINH, "Sinh", unary, 0, (9, 22)) \
   X(SIZE, "Size", size, OPF_KERNEL | OPF_STRICT, ONNXSHAPE__CATALOG(SIZE)) \
   X(SLICE, "Slice", slice, 0, (1, 10, 11, 13)) \
-  X(SOFTMAX, "Softmax", none, 0, (1, 11, 13)) \
+  X(SOFTMAX, "Softmax", unary_axis, 0, (1, 11, 13)) \
   X(SOFTMAX_CROSS_ENTROPY_LOSS, "SoftmaxCrossEntropyLoss", none, 0, (12, 13)) \
-  X(SOFTPLUS, "Softplus", none, 0, (1, 22)) \
-  X(SOFTSIGN, "Softsign", none, 0, (1, 22)) \
+  X(SOFTPLUS, "Softplus", unary, 0, (1, 22)) \
+  X(SOFTSIGN, "Softsign", unary, 0, (1, 22)) \
   X(SPACE_TO_DEPTH, "SpaceToDepth", none, 0, (1, 13)) \
   X(SPLIT, "Split", none, 0, (1, 2, 11, 13, 18)) \
   X(SPLIT_TO_SEQUENCE, "SplitToSequence", none, 0, (11, 24)) \
-  X(SQRT, "Sqrt", none, 0, (1, 6, 13)) \
+  X(SQRT, "Sqrt", unary, 0, (1, 6, 13)) \
   X(SQUEEZE, "Squeeze", squeeze, 0, (1, 11, 13, 21, 23, 24, 25)) \
   X(STRING_CONCAT, "StringConcat", none, 0, (20)) \
   X(STRING_NORMALIZER, "StringNormalizer", none, 0, (10)) \
   X(STRING_SPLIT, "StringSplit", none, 0, (20)) \
   X(SUB, "Sub", arith, 0, (1, 6, 7, 13, 14)) \
-  X(SUM, "Sum", none, 0, (1, 6, 8, 13)) \
+  X(SUM, "Sum", broadcast, 0, (1, 6, 8, 13)) \
   X(SWI_GLU, "SwiGLU", none, 0, (28)) \
-  X(SWISH, "Swish", none, 0, (24)) \
-  X(TAN, "Tan", none, 0, (7, 22)) \
-  X(TANH, "Tanh", none, 0, (1, 6, 13)) \
+  X(SWISH, "Swish", unary, 0, (24)) \
+  X(TAN, "Tan", unary, 0, (7, 22)) \
+  X(TANH, "Tanh", unary, 0, (1, 6, 13)) \
   X(TENSOR_SCATTER, "TensorScatter", none, 0, (24)) \
   X(TF_IDF_VECTORIZER, "TfIdfVectorizer", none, 0, (9)) \
-  X(THRESHOLDED_RELU, "ThresholdedRelu", none, 0, (10, 22)) \
+  X(THRESHOLDED_RELU, "ThresholdedRelu", unary, 0, (10, 22)) \
   X(TILE, "Tile", none, 0, (1, 6, 13)) \
   X(TOP_K, "TopK", none, 0, (1, 10, 11, 24)) \
   X(TRANSPOSE, "Transpose", none, 0, (1, 13, 21, 23, 24, 25)) \
-  X(TRILU, "Trilu", none, 0, (14)) \
+  X(TRILU, "Trilu", trilu, 0, (14)) \
   X(UNIQUE, "Unique", none, 0, (11)) \
   X(UNSQUEEZE, "Unsqueeze", unsqueeze, 0, (1, 11, 13, 21, 23, 24, 25)) \
   X(UPSAMPLE, "Upsample", none, 0, (1, 7, 9, 10)) \
   X(WHERE, "Where", arith, 0, (9, 16)) \
-  X(XOR, "Xor", none, 0, (1, 7))
+  X(XOR, "Xor", compare, 0, (1, 7))
 
 #define ONNXSHAPE__OP_ENUM(id, name, handler, flags, since) OP_##id,
 /* The operators by row; OP_OTHER for any other (another domain, an

@@ -53,6 +53,11 @@ def families():
     fam.append(("elementwise_legacy", model([node("Max", ["b"] * 60000, ["y"])], [],
                                             [value_info("y", "int64")], initializers=[b],
                                             opset=6), ["y"], True))
+    # The elementwise family's legacy equal dims (Sum-6, no broadcasting):
+    # the same 60,000 inputs of rank 4,096 (2.5e8 units).
+    fam.append(("elementwise_family_legacy", model([node("Sum", ["b"] * 60000, ["y"])], [],
+                                                   [value_info("y", "int64")], initializers=[b],
+                                                   opset=6), ["y"], True))
     # Broadcast dims: Add of 2 inputs, nothing costly (no budget hit).
     fam.append(("elementwise_small", model([node("Add", ["b", "b"], ["y"])], [],
                                            [value_info("y", "int64")], initializers=[b],
@@ -123,7 +128,10 @@ def families():
              node("ConstantOfShape", ["one"], ["k6"]),
              node("Range", ["one", "one", "one"], ["k7"]),
              node("ReduceProd", ["v"], ["k8"], [attr("keepdims", A_INT, 0)]),
-             node("Equal", ["v", "v"], ["k9"])]
+             node("Equal", ["v", "v"], ["k9"]),
+             node("Greater", ["v", "v"], ["k10"]),
+             node("Neg", ["v"], ["k11"]),
+             node("Mod", ["v", "v"], ["k12"])]
     fam.append(("integer_operators", model(cheap * 1, [], [value_info("k0", "int64")],
                                            initializers=[v, one], opset=13),
                 ["k0", "k4", "k8"], False))

@@ -299,7 +299,7 @@ for i in range(N_MANY):
     write("many/x%d.pb" % i, tensor("", "float", [], raw=floats(float(i))))
 
 # ---- analysis of a model with other operators and subgraphs (docs/analysis.md)
-# x [N,64] -> Relu (not evaluated; value_info gives h [N,64]) -> Shape ->
+# x [N,64] -> Relu (evaluated, and value_info declares h [N,64]) -> Shape ->
 # Gather/Unsqueeze/Concat -> Reshape [N,4,16]; Cast/Slice/Cast/Div -> [16];
 # If on an unknown flag (both branches, neither certain: a Reshape with two -1
 # in the else branch is a check finding); If on Equal(64, 64) (the then
@@ -682,14 +682,16 @@ write("two_n.onnx", model([node("Shape", ["a"], ["sa"]), node("Shape", ["b"], ["
                           [value_info("a", "float", ["N", 3]), value_info("b", "float", ["N", 4])],
                           [value_info("sa", "int64"), value_info("sb", "int64")], opset=13))
 # A declared type and shape joined with what an evaluated node leaves
-# unknown (Gather of a Relu's output, which nothing declares), and a
-# declaration that contradicts a computed type.
+# unknown (Gather of the output of an operator of another domain, which
+# nothing declares), and a declaration that contradicts a computed type.
 write("declared_join.onnx", model(
-    [node("Relu", ["x"], ["r"], name="relu"), node("Gather", ["r", "i"], ["g"], name="gather"),
+    [node("Relu", ["x"], ["r"], name="relu", domain="com.example"),
+     node("Gather", ["r", "i"], ["g"], name="gather"),
      node("Shape", ["x"], ["s"], name="shape")],
     [value_info("x", "float", [2, 3])],
     [value_info("g", "float", ["B", 1]), value_info("s", "float", [2])],
-    initializers=[tensor("i", "int64", [1], raw=struct.pack("<q", 0))], opset=13))
+    initializers=[tensor("i", "int64", [1], raw=struct.pack("<q", 0))], opset=13,
+    extra_opsets=[("com.example", 1)]))
 # run's refusal of a model with many operators of long names: the list
 # ends with how many it left out, and the sentence ends.
 write("many_ops.onnx", model(

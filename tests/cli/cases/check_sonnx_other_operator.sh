@@ -1,4 +1,4 @@
 # covers: ANALYSIS-LOAD
-# A model with an operator onnxshape does not evaluate (Relu) loads and is
+# A model with an operator run does not execute (Relu) loads and is
 # checked like any other.
 $ONNXSHAPE check --profile=sonnx unsupported_op.onnx

@@ -2,7 +2,7 @@
 # Graphs a call passes into a function's body see the caller's names (x);
 # two calls of one name get two paths (pick, pick#3); a conflict on a
 # call's output names its function; a default-domain function named Relu
-# does not replace ONNX's Relu (not evaluated).
+# does not replace ONNX's Relu (evaluated as ONNX's).
 "$ONNXSHAPE" infer function_scopes.onnx
 echo "exit $?"
 "$ONNXSHAPE" infer --json function_scopes.onnx > "$OUT/json"
