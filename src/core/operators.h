@@ -37,8 +37,8 @@
   X(ADD, "Add", arith, 0, (1, 6, 7, 13, 14)) \
   X(AFFINE_GRID, "AffineGrid", none, 0, (20)) \
   X(AND, "And", none, 0, (1, 7)) \
-  X(ARG_MAX, "ArgMax", none, 0, (1, 11, 12, 13)) \
-  X(ARG_MIN, "ArgMin", none, 0, (1, 11, 12, 13)) \
+  X(ARG_MAX, "ArgMax", arg_reduce, 0, (1, 11, 12, 13)) \
+  X(ARG_MIN, "ArgMin", arg_reduce, 0, (1, 11, 12, 13)) \
   X(ASIN, "Asin", none, 0, (7, 22)) \
   X(ASINH, "Asinh", none, 0, (9, 22)) \
   X(ATAN, "Atan", none, 0, (7, 22)) \
@@ -87,16 +87,16 @@
   X(EQUAL, "Equal", arith, 0, (1, 7, 11, 13, 19)) \
   X(ERF, "Erf", none, 0, (9, 13)) \
   X(EXP, "Exp", none, 0, (1, 6, 13)) \
-  X(EXPAND, "Expand", none, 0, (8, 13)) \
+  X(EXPAND, "Expand", expand, 0, (8, 13)) \
   X(EYE_LIKE, "EyeLike", none, 0, (9, 22)) \
-  X(FLATTEN, "Flatten", none, 0, (1, 9, 11, 13, 21, 23, 24, 25)) \
+  X(FLATTEN, "Flatten", flatten, 0, (1, 9, 11, 13, 21, 23, 24, 25)) \
   X(FLOOR, "Floor", none, 0, (1, 6, 13)) \
   X(GRU, "GRU", none, 0, (1, 3, 7, 14, 22)) \
   X(GATHER, "Gather", gather, 0, (1, 11, 13)) \
   X(GATHER_ELEMENTS, "GatherElements", none, 0, (11, 13)) \
   X(GATHER_ND, "GatherND", none, 0, (11, 12, 13)) \
   X(GELU, "Gelu", none, 0, (20)) \
-  X(GEMM, "Gemm", none, 0, (1, 6, 7, 9, 11, 13)) \
+  X(GEMM, "Gemm", gemm, 0, (1, 6, 7, 9, 11, 13)) \
   X(GLOBAL_AVERAGE_POOL, "GlobalAveragePool", none, 0, (1, 22)) \
   X(GLOBAL_LP_POOL, "GlobalLpPool", none, 0, (1, 2, 22)) \
   X(GLOBAL_MAX_POOL, "GlobalMaxPool", none, 0, (1, 22)) \
@@ -127,8 +127,8 @@
   X(LOOP, "Loop", none, OPF_GRAPHS, (1, 11, 13, 16, 19, 21, 23, 24, 25)) \
   X(LP_NORMALIZATION, "LpNormalization", none, 0, (1, 22)) \
   X(LP_POOL, "LpPool", none, 0, (1, 2, 11, 18, 22)) \
-  X(MATMUL, "MatMul", none, 0, (1, 9, 13)) \
-  X(MATMUL_INTEGER, "MatMulInteger", none, 0, (10)) \
+  X(MATMUL, "MatMul", matmul, 0, (1, 9, 13)) \
+  X(MATMUL_INTEGER, "MatMulInteger", matmul, 0, (10)) \
   X(MAX, "Max", arith, 0, (1, 6, 8, 12, 13)) \
   X(MAX_POOL, "MaxPool", none, 0, (1, 8, 10, 11, 12, 22)) \
   X(MAX_ROI_POOL, "MaxRoiPool", none, 0, (1, 22)) \
@@ -152,10 +152,10 @@
   X(OPTIONAL_HAS_ELEMENT, "OptionalHasElement", none, 0, (15, 18)) \
   X(OR, "Or", none, 0, (1, 7)) \
   X(PRELU, "PRelu", none, 0, (1, 6, 7, 9, 16)) \
-  X(PAD, "Pad", none, 0, (1, 2, 11, 13, 18, 19, 21, 23, 24, 25)) \
+  X(PAD, "Pad", pad, 0, (1, 2, 11, 13, 18, 19, 21, 23, 24, 25)) \
   X(POW, "Pow", none, 0, (1, 7, 12, 13, 15)) \
   X(QLINEAR_CONV, "QLinearConv", none, 0, (10)) \
-  X(QLINEAR_MATMUL, "QLinearMatMul", none, 0, (10, 21)) \
+  X(QLINEAR_MATMUL, "QLinearMatMul", matmul, 0, (10, 21)) \
   X(QUANTIZE_LINEAR, "QuantizeLinear", none, 0, (10, 13, 19, 21, 23, 24, 25)) \
   X(RMS_NORMALIZATION, "RMSNormalization", none, 0, (23)) \
   X(RNN, "RNN", none, 0, (1, 7, 14, 22)) \
@@ -165,16 +165,16 @@
   X(RANDOM_UNIFORM_LIKE, "RandomUniformLike", none, 0, (1, 22)) \
   X(RANGE, "Range", range, 0, (11, 27)) \
   X(RECIPROCAL, "Reciprocal", none, 0, (1, 6, 13)) \
-  X(REDUCE_L1, "ReduceL1", none, 0, (1, 11, 13, 18)) \
-  X(REDUCE_L2, "ReduceL2", none, 0, (1, 11, 13, 18)) \
-  X(REDUCE_LOG_SUM, "ReduceLogSum", none, 0, (1, 11, 13, 18)) \
-  X(REDUCE_LOG_SUM_EXP, "ReduceLogSumExp", none, 0, (1, 11, 13, 18)) \
-  X(REDUCE_MAX, "ReduceMax", none, 0, (1, 11, 12, 13, 18, 20)) \
-  X(REDUCE_MEAN, "ReduceMean", none, 0, (1, 11, 13, 18)) \
-  X(REDUCE_MIN, "ReduceMin", none, 0, (1, 11, 12, 13, 18, 20)) \
+  X(REDUCE_L1, "ReduceL1", reduce, 0, (1, 11, 13, 18)) \
+  X(REDUCE_L2, "ReduceL2", reduce, 0, (1, 11, 13, 18)) \
+  X(REDUCE_LOG_SUM, "ReduceLogSum", reduce, 0, (1, 11, 13, 18)) \
+  X(REDUCE_LOG_SUM_EXP, "ReduceLogSumExp", reduce, 0, (1, 11, 13, 18)) \
+  X(REDUCE_MAX, "ReduceMax", reduce, 0, (1, 11, 12, 13, 18, 20)) \
+  X(REDUCE_MEAN, "ReduceMean", reduce, 0, (1, 11, 13, 18)) \
+  X(REDUCE_MIN, "ReduceMin", reduce, 0, (1, 11, 12, 13, 18, 20)) \
   X(REDUCE_PROD, "ReduceProd", reduce_prod, 0, (1, 11, 13, 18)) \
-  X(REDUCE_SUM, "ReduceSum", none, 0, (1, 11, 13)) \
-  X(REDUCE_SUM_SQUARE, "ReduceSumSquare", none, 0, (1, 11, 13, 18)) \
+  X(REDUCE_SUM, "ReduceSum", reduce, 0, (1, 11, 13)) \
+  X(REDUCE_SUM_SQUARE, "ReduceSumSquare", reduce, 0, (1, 11, 13, 18)) \
   X(REGEX_FULL_MATCH, "RegexFullMatch", none, 0, (20)) \
   X(RELU, "Relu", none, 0, (1, 6, 13, 14)) \
   X(RESHAPE, "Reshape", reshape, OPF_KERNEL | OPF_STRICT, ONNXSHAPE__CATALOG(RESHAPE)) \
@@ -209,7 +209,7 @@
   X(SOFTPLUS, "Softplus", none, 0, (1, 22)) \
   X(SOFTSIGN, "Softsign", none, 0, (1, 22)) \
   X(SPACE_TO_DEPTH, "SpaceToDepth", none, 0, (1, 13)) \
-  X(SPLIT, "Split", none, 0, (1, 2, 11, 13, 18)) \
+  X(SPLIT, "Split", split, 0, (1, 2, 11, 13, 18)) \
   X(SPLIT_TO_SEQUENCE, "SplitToSequence", none, 0, (11, 24)) \
   X(SQRT, "Sqrt", none, 0, (1, 6, 13)) \
   X(SQUEEZE, "Squeeze", squeeze, 0, (1, 11, 13, 21, 23, 24, 25)) \
@@ -225,9 +225,9 @@
   X(TENSOR_SCATTER, "TensorScatter", none, 0, (24)) \
   X(TF_IDF_VECTORIZER, "TfIdfVectorizer", none, 0, (9)) \
   X(THRESHOLDED_RELU, "ThresholdedRelu", none, 0, (10, 22)) \
-  X(TILE, "Tile", none, 0, (1, 6, 13)) \
+  X(TILE, "Tile", tile, 0, (1, 6, 13)) \
   X(TOP_K, "TopK", none, 0, (1, 10, 11, 24)) \
-  X(TRANSPOSE, "Transpose", none, 0, (1, 13, 21, 23, 24, 25)) \
+  X(TRANSPOSE, "Transpose", transpose, 0, (1, 13, 21, 23, 24, 25)) \
   X(TRILU, "Trilu", none, 0, (14)) \
   X(UNIQUE, "Unique", none, 0, (11)) \
   X(UNSQUEEZE, "Unsqueeze", unsqueeze, 0, (1, 11, 13, 21, 23, 24, 25)) \
