@@ -62,7 +62,7 @@
   X(CENTER_CROP_PAD, "CenterCropPad", none, 0, (18)) \
   X(CLIP, "Clip", none, 0, (1, 6, 11, 12, 13)) \
   X(COL2IM, "Col2Im", none, 0, (18)) \
-  X(COMPRESS, "Compress", none, 0, (9, 11)) \
+  X(COMPRESS, "Compress", compress, 0, (9, 11)) \
   X(CONCAT, "Concat", concat, 0, (1, 4, 11, 13)) \
   X(CONCAT_FROM_SEQUENCE, "ConcatFromSequence", none, 0, (11)) \
   X(CONSTANT, "Constant", constant, OPF_STRICT, ONNXSHAPE__CATALOG(CONSTANT)) \
@@ -76,7 +76,7 @@
   X(CUM_SUM, "CumSum", none, 0, (11, 14)) \
   X(DFT, "DFT", none, 0, (17, 20)) \
   X(DEFORM_CONV, "DeformConv", none, 0, (19, 22)) \
-  X(DEPTH_TO_SPACE, "DepthToSpace", none, 0, (1, 11, 13)) \
+  X(DEPTH_TO_SPACE, "DepthToSpace", depth_space, 0, (1, 11, 13)) \
   X(DEQUANTIZE_LINEAR, "DequantizeLinear", none, 0, (10, 13, 19, 21, 23, 24, 25)) \
   X(DET, "Det", none, 0, (11, 22)) \
   X(DIV, "Div", arith, 0, (1, 6, 7, 13, 14)) \
@@ -93,8 +93,8 @@
   X(FLOOR, "Floor", none, 0, (1, 6, 13)) \
   X(GRU, "GRU", none, 0, (1, 3, 7, 14, 22)) \
   X(GATHER, "Gather", gather, 0, (1, 11, 13)) \
-  X(GATHER_ELEMENTS, "GatherElements", none, 0, (11, 13)) \
-  X(GATHER_ND, "GatherND", none, 0, (11, 12, 13)) \
+  X(GATHER_ELEMENTS, "GatherElements", gather_elements, 0, (11, 13)) \
+  X(GATHER_ND, "GatherND", gather_nd, 0, (11, 12, 13)) \
   X(GELU, "Gelu", none, 0, (20)) \
   X(GEMM, "Gemm", gemm, 0, (1, 6, 7, 9, 11, 13)) \
   X(GLOBAL_AVERAGE_POOL, "GlobalAveragePool", none, 0, (1, 22)) \
@@ -144,9 +144,9 @@
   X(NEG, "Neg", none, 0, (1, 6, 13)) \
   X(NEGATIVE_LOG_LIKELIHOOD_LOSS, "NegativeLogLikelihoodLoss", none, 0, (12, 13, 22)) \
   X(NON_MAX_SUPPRESSION, "NonMaxSuppression", none, 0, (10, 11)) \
-  X(NON_ZERO, "NonZero", none, 0, (9, 13)) \
+  X(NON_ZERO, "NonZero", non_zero, 0, (9, 13)) \
   X(NOT, "Not", not, 0, (1)) \
-  X(ONE_HOT, "OneHot", none, 0, (9, 11)) \
+  X(ONE_HOT, "OneHot", one_hot, 0, (9, 11)) \
   X(OPTIONAL, "Optional", none, 0, (15)) \
   X(OPTIONAL_GET_ELEMENT, "OptionalGetElement", none, 0, (15, 18)) \
   X(OPTIONAL_HAS_ELEMENT, "OptionalHasElement", none, 0, (15, 18)) \
@@ -185,9 +185,9 @@
   X(ROUND, "Round", none, 0, (11, 22)) \
   X(STFT, "STFT", none, 0, (17)) \
   X(SCAN, "Scan", none, OPF_GRAPHS, (8, 9, 11, 16, 19, 21, 23, 24, 25)) \
-  X(SCATTER, "Scatter", none, 0, (9, 11)) \
-  X(SCATTER_ELEMENTS, "ScatterElements", none, 0, (11, 13, 16, 18)) \
-  X(SCATTER_ND, "ScatterND", none, 0, (11, 13, 16, 18)) \
+  X(SCATTER, "Scatter", scatter, 0, (9, 11)) \
+  X(SCATTER_ELEMENTS, "ScatterElements", scatter, 0, (11, 13, 16, 18)) \
+  X(SCATTER_ND, "ScatterND", scatter, 0, (11, 13, 16, 18)) \
   X(SELU, "Selu", none, 0, (1, 6, 22)) \
   X(SEQUENCE_AT, "SequenceAt", none, 0, (11)) \
   X(SEQUENCE_CONSTRUCT, "SequenceConstruct", none, 0, (11)) \
@@ -208,7 +208,7 @@
   X(SOFTMAX_CROSS_ENTROPY_LOSS, "SoftmaxCrossEntropyLoss", none, 0, (12, 13)) \
   X(SOFTPLUS, "Softplus", none, 0, (1, 22)) \
   X(SOFTSIGN, "Softsign", none, 0, (1, 22)) \
-  X(SPACE_TO_DEPTH, "SpaceToDepth", none, 0, (1, 13)) \
+  X(SPACE_TO_DEPTH, "SpaceToDepth", depth_space, 0, (1, 13)) \
   X(SPLIT, "Split", split, 0, (1, 2, 11, 13, 18)) \
   X(SPLIT_TO_SEQUENCE, "SplitToSequence", none, 0, (11, 24)) \
   X(SQRT, "Sqrt", none, 0, (1, 6, 13)) \
@@ -226,10 +226,10 @@
   X(TF_IDF_VECTORIZER, "TfIdfVectorizer", none, 0, (9)) \
   X(THRESHOLDED_RELU, "ThresholdedRelu", none, 0, (10, 22)) \
   X(TILE, "Tile", tile, 0, (1, 6, 13)) \
-  X(TOP_K, "TopK", none, 0, (1, 10, 11, 24)) \
+  X(TOP_K, "TopK", top_k, 0, (1, 10, 11, 24)) \
   X(TRANSPOSE, "Transpose", transpose, 0, (1, 13, 21, 23, 24, 25)) \
   X(TRILU, "Trilu", none, 0, (14)) \
-  X(UNIQUE, "Unique", none, 0, (11)) \
+  X(UNIQUE, "Unique", unique, 0, (11)) \
   X(UNSQUEEZE, "Unsqueeze", unsqueeze, 0, (1, 11, 13, 21, 23, 24, 25)) \
   X(UPSAMPLE, "Upsample", none, 0, (1, 7, 9, 10)) \
   X(WHERE, "Where", arith, 0, (9, 16)) \

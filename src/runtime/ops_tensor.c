@@ -155,10 +155,7 @@ static void split_equal(an_ctx *c, const graph_node *n, an_elem d, size_t k, an_
     last = an_expr_sub(x, d, an_expr_mul(x, chunk, an_num((int64_t)k - 1)));
     if (d.known && (d.v <= 0 || !last.known || last.v < 1)) chunk = last = an_unknown();
   } else {
-    chunk = an_expr_div_exact(x, d, an_num((int64_t)k));
-    /* A valid model's d is a multiple of k: floor(d/k) is then d/k. */
-    if (!an_is_set(chunk) && !d.known) chunk = an_expr_floor_div(x, d, (int64_t)k);
-    last = chunk;
+    chunk = last = an_div_valid(c, d, (int64_t)k);
   }
   for (size_t i = 0; i < k; i++) part[i] = i + 1 == k ? last : chunk;
 }
@@ -348,7 +345,4 @@ AN_FIRST_OUTPUT(pad, eval_pad(c, n))
 AN_FIRST_OUTPUT(reduce, eval_reduce(c, n))
 AN_FIRST_OUTPUT(arg_reduce, eval_arg(c, n))
 
-onnxshape_status onnxshape__an_op_split(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
-  (void)diag;
-  return eval_split(c, n) ? ONNXSHAPE_OK : ONNXSHAPE_ERR_OUT_OF_MEMORY;
-}
+AN_HANDLER(split, eval_split(c, n))
