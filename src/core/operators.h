@@ -178,7 +178,7 @@
   X(REGEX_FULL_MATCH, "RegexFullMatch", none, 0, (20)) \
   X(RELU, "Relu", none, 0, (1, 6, 13, 14)) \
   X(RESHAPE, "Reshape", reshape, OPF_KERNEL | OPF_STRICT, ONNXSHAPE__CATALOG(RESHAPE)) \
-  X(RESIZE, "Resize", none, 0, (10, 11, 13, 18, 19)) \
+  X(RESIZE, "Resize", resize, 0, (10, 11, 13, 18, 19)) \
   X(REVERSE_SEQUENCE, "ReverseSequence", none, 0, (10)) \
   X(ROI_ALIGN, "RoiAlign", none, 0, (10, 16, 22)) \
   X(ROTARY_EMBEDDING, "RotaryEmbedding", none, 0, (23)) \
@@ -231,7 +231,7 @@
   X(TRILU, "Trilu", none, 0, (14)) \
   X(UNIQUE, "Unique", unique, 0, (11)) \
   X(UNSQUEEZE, "Unsqueeze", unsqueeze, 0, (1, 11, 13, 21, 23, 24, 25)) \
-  X(UPSAMPLE, "Upsample", none, 0, (1, 7, 9, 10)) \
+  X(UPSAMPLE, "Upsample", resize, 0, (1, 7, 9, 10)) \
   X(WHERE, "Where", arith, 0, (9, 16)) \
   X(XOR, "Xor", none, 0, (1, 7))
 

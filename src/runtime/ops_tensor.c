@@ -7,6 +7,7 @@
  * ops_matmul.c's. */
 #include <string.h>
 
+#include "../core/le.h"
 #include "analysis.h"
 
 /* The longest axes, pads or split list evaluated (a longer one leaves
@@ -335,6 +336,65 @@ static int eval_arg(an_ctx *c, const graph_node *n) {
   return 1;
 }
 
+/* ---- Resize, Upsample ------------------------------------------------------ */
+
+/* Element i of a float constant: 1 and *f, or 0. */
+static int read_float(const slot_info *s, size_t i, float *f) {
+  const onnxshape_tensor *t = s != NULL ? s->value : NULL;
+  if (t == NULL || t->type != ONNXSHAPE_TYPE_FLOAT || t->data == NULL || i >= t->data_bytes / 4) {
+    return 0;
+  }
+  uint32_t u = (uint32_t)onnxshape__load_le((const unsigned char *)t->data + 4 * i, 4);
+  memcpy(f, &u, sizeof *f);
+  return 1;
+}
+
+/* A dim d scaled by s: the specification's floor(d * s), which
+ * onnxruntime computes as the float product truncated; known when the
+ * two agree (a number d, s > 0 and finite). */
+static an_elem scaled_dim(an_elem d, float s) {
+  if (!d.known || d.v > ((int64_t)1 << 24) || !(s > 0.0f) || !(s < 1e9f)) return an_unknown();
+  volatile float product = (float)d.v * s; /* rounded to float, as onnxruntime's */
+  /* Exact (24 by 24 bits), and > 0: truncation is floor. */
+  int64_t exact = (int64_t)((double)d.v * (double)s);
+  return (int64_t)product == exact ? an_num(exact) : an_unknown();
+}
+
+/* Resize (scales at input 1 in version 10, sizes at 3 and scales at 2
+ * after; sizes win) and Upsample (scales an attribute in version 7, input
+ * 1 from 9): the sizes, or each dim scaled. Resize-18's axes and
+ * keep_aspect_ratio_policy other than stretch are not evaluated. */
+static int eval_resize(an_ctx *c, const graph_node *n) {
+  const slot_info *x = in(c, n, 0);
+  slot_info *out = an_out(c, n, 0);
+  if (x == NULL) return 1;
+  out->type = x->type;
+  if (!x->rank_known || an_has_attr(n, "axes") ||
+      (an_has_attr(n, "keep_aspect_ratio_policy") && !an_attr_is(n, "keep_aspect_ratio_policy", "stretch"))) {
+    return 1;
+  }
+  size_t r = x->rank;
+  int resize = n->op == OP_RESIZE;
+  const slot_info *sizes = resize && n->version >= 11 ? in(c, n, 3) : NULL;
+  const slot_info *scales = resize ? in(c, n, n->version >= 11 ? 2 : 1) : in(c, n, 1);
+  const node_attr *attr = !resize && n->version < 9 ? an_attr(n, "scales") : NULL;
+  if (sizes != NULL && !(sizes->rank_known && sizes->rank == 1 && sizes->dims[0].known &&
+                         sizes->dims[0].v == 0)) {
+    if (!sizes->vals_known || sizes->n_vals != r) return 1;
+    return an_set_dims(c, out, sizes->vals, r);
+  }
+  if (!an_set_unknown_dims(c, out, r)) return 0;
+  for (size_t i = 0; i < r; i++) {
+    float f;
+    if (attr != NULL ? attr->type == ATTR_FLOATS && attr->n_floats == r && (f = attr->floats[i], 1)
+                     : read_float(scales, i, &f) && scales->value->rank == 1 &&
+                           scales->value->dims[0] == (int64_t)r) {
+      out->dims[i] = scaled_dim(x->dims[i], f);
+    }
+  }
+  return 1;
+}
+
 /* ---- the handlers ---------------------------------------------------------- */
 
 AN_FIRST_OUTPUT(transpose, eval_transpose(c, n))
@@ -344,5 +404,6 @@ AN_FIRST_OUTPUT(flatten, eval_flatten(c, n))
 AN_FIRST_OUTPUT(pad, eval_pad(c, n))
 AN_FIRST_OUTPUT(reduce, eval_reduce(c, n))
 AN_FIRST_OUTPUT(arg_reduce, eval_arg(c, n))
+AN_FIRST_OUTPUT(resize, eval_resize(c, n))
 
 AN_HANDLER(split, eval_split(c, n))

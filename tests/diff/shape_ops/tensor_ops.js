@@ -55,6 +55,24 @@ function reduction(since) {
 const REDUCE = ['ReduceMean', 'ReduceL1', 'ReduceL2', 'ReduceLogSum', 'ReduceLogSumExp',
                 'ReduceSumSquare', 'ReduceProd'].map((op) => ({ op, versions: [1, 11, 13, 18], gen: reduction(18) }));
 
+// Resize and Upsample: the dims scaled are numbers (a symbol times a
+// float scale is not evaluated: past 2^24 onnxruntime's float product
+// rounds); dims given as sizes may be symbols.
+const SCALES = [0.3, 0.5, 0.6, 1, 1.5, 2, 2.5, 3];
+const floats = (vals) => ({ type: 'float', dims: [vals.length], values: vals });
+function resize(g, v) {
+  const r = g.pick(1, 4);
+  const bySizes = v >= 11 && g.chance(0.4);
+  const x = { type: 'float', dims: bySizes ? dims(g, r, r) : dims(g, r, r).map((d) => d.v) };
+  if (bySizes) {
+    const sizes = ints(x.dims.map(() => g.pick(1, 6)));
+    return { inputs: [x, v >= 13 ? null : floats([]), v >= 13 ? null : floats([]), sizes] };
+  }
+  const scales = floats(x.dims.map(() => g.choice(SCALES)));
+  if (v < 11) return { inputs: [x, scales] };
+  return { inputs: [x, v >= 13 && g.chance(0.5) ? null : floats([]), scales] };
+}
+
 module.exports = [
   {
     op: 'Transpose',
@@ -165,6 +183,17 @@ module.exports = [
       const inputs = [x, ints(pads)];
       if (axes !== null) inputs.push(null, ints(axes));
       return { inputs };
+    },
+  },
+  { op: 'Resize', versions: [10, 11, 13, 18, 19], gen: resize },
+  {
+    op: 'Upsample',
+    versions: [7, 9],
+    gen: (g, v) => {
+      const c = resize(g, 10);
+      c.inputs[1].values = c.inputs[1].values.map((f) => Math.max(f, 1)); // scales >= 1
+      if (v >= 9) return c;
+      return { inputs: [c.inputs[0]], attrs: [g.E.attrFloats('scales', c.inputs[1].values)] };
     },
   },
   { op: 'ReduceSum', versions: [1, 11, 13], gen: reduction(13) },
