@@ -82,7 +82,7 @@
   X(DIV, "Div", arith, 0, (1, 6, 7, 13, 14)) \
   X(DROPOUT, "Dropout", none, 0, (1, 6, 7, 10, 12, 13, 22)) \
   X(DYNAMIC_QUANTIZE_LINEAR, "DynamicQuantizeLinear", none, 0, (11)) \
-  X(EINSUM, "Einsum", none, 0, (12)) \
+  X(EINSUM, "Einsum", einsum, 0, (12)) \
   X(ELU, "Elu", none, 0, (1, 6, 22)) \
   X(EQUAL, "Equal", arith, 0, (1, 7, 11, 13, 19)) \
   X(ERF, "Erf", none, 0, (9, 13)) \

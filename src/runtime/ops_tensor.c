@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The tensor-shaping operators (docs/analysis.md): Transpose, Expand,
- * Tile, Flatten, Split, Pad, the reductions and ArgMax/ArgMin. Output
- * dims follow each version's specification; where it does not determine
- * them (an axis out of range, a list of the wrong length, a count that
- * does not add up) they are left unknown. MatMul and Gemm are
- * ops_matmul.c's. */
+ * Tile, Flatten, Split, Pad, the reductions, ArgMax/ArgMin, Resize and
+ * Upsample. Output dims follow each version's specification; where it
+ * does not determine them (an axis out of range, a list of the wrong
+ * length, a count that does not add up) they are left unknown. The matrix
+ * products and Einsum are ops_matmul.c's, the indexing operators
+ * ops_index.c's. */
 #include <string.h>
 
 #include "../core/le.h"

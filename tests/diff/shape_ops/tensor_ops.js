@@ -108,6 +108,19 @@ module.exports = [
     },
   },
   {
+    op: 'Einsum',
+    versions: [12],
+    gen: (g) => {
+      const eq = g.choice(['ij,jk->ik', 'bij,bjk->bik', 'ij->ji', 'ij->i', 'ij,jk', 'ii->i',
+                           'i,j->ij', 'i,i', 'ijk->kji', 'ij,ij->ij', 'bhqd,bhkd->bhqk']);
+      const of = {};
+      for (const ch of new Set(eq.replace(/[^a-z]/g, ''))) of[ch] = g.dim(1, 4, `L${ch}`);
+      const terms = eq.split('->')[0].split(',');
+      return { inputs: terms.map((t) => ({ type: 'float', dims: [...t].map((ch) => of[ch]) })),
+               attrs: [g.E.attrString('equation', eq)] };
+    },
+  },
+  {
     op: 'Expand',
     versions: [8, 13],
     gen: (g) => {
