@@ -129,7 +129,8 @@ static int eval_einsum(an_ctx *c, const graph_node *n) {
   size_t len = a->s.length, end;
   an_elem dim[52];
   unsigned uses[52] = {0};
-  if (!an_charge(c, len) || !einsum_inputs(c, n, eq, len, dim, uses, &end)) return !c->out_of_work;
+  if (!an_charge(c, len)) return 0;
+  if (!einsum_inputs(c, n, eq, len, dim, uses, &end)) return 1;
   char outs[52];
   size_t r = 0, lower = 0;
   if (end < len) {

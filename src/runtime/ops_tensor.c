@@ -17,8 +17,9 @@
 
 /* ---- Transpose ------------------------------------------------------------- */
 
-/* perm (default: the dims reversed) as a permutation of 0..r-1 in p: 1, or
- * 0 when it is not one (an error at run time). */
+/* perm (default: the dims reversed) as a permutation of 0..r-1 in p: 1;
+ * 0 when it is not one (an error at run time); -1 when out of budget or
+ * memory. */
 static int transpose_perm(an_ctx *c, const graph_node *n, size_t r, size_t *p) {
   const node_attr *a = an_attr(n, "perm");
   if (a == NULL) {
@@ -27,7 +28,7 @@ static int transpose_perm(an_ctx *c, const graph_node *n, size_t r, size_t *p) {
   }
   if (a->type != ATTR_INTS || a->n_ints != r) return 0;
   unsigned char *seen = an_alloc(c, r, 1);
-  if (seen == NULL) return 0;
+  if (seen == NULL) return -1;
   memset(seen, 0, r + 1);
   for (size_t i = 0; i < r; i++) {
     int64_t v = a->ints[i];
@@ -47,7 +48,8 @@ static int eval_transpose(an_ctx *c, const graph_node *n) {
   if (!x->rank_known) return 1;
   size_t *p = an_alloc(c, x->rank, sizeof *p);
   if (p == NULL) return 0;
-  if (!transpose_perm(c, n, x->rank, p)) return !c->out_of_work;
+  int valid = transpose_perm(c, n, x->rank, p);
+  if (valid <= 0) return valid == 0;
   if (x->rank <= 1) {
     if (!an_copy(c, out, x)) return 0;
     out->value = NULL;
@@ -61,15 +63,15 @@ static int eval_transpose(an_ctx *c, const graph_node *n) {
 /* ---- Expand, Tile --------------------------------------------------------- */
 
 /* The target shape of Expand (input 1) as a value of that rank whose dims
- * are its elements (a negative one, or one not known, unknown): 1 and *s,
- * or 0 when even its length is not known. */
+ * are its elements (a negative one, or one not known, unknown): 1 and *s;
+ * 0 when even its length is not known; -1 when out of budget or memory. */
 static int expand_target(an_ctx *c, const graph_node *n, slot_info *s) {
   const slot_info *shape = in(c, n, 1);
   size_t len;
   memset(s, 0, sizeof *s);
   if (shape == NULL) return 0;
   if (shape->vals_known) {
-    if (!an_set_rank(c, s, shape->n_vals)) return 0;
+    if (!an_set_rank(c, s, shape->n_vals)) return -1;
     for (size_t i = 0; i < shape->n_vals; i++) {
       an_elem e = shape->vals[i];
       s->dims[i] = e.known && e.v < 0 ? an_unknown() : e;
@@ -77,7 +79,7 @@ static int expand_target(an_ctx *c, const graph_node *n, slot_info *s) {
     return 1;
   }
   if (!an_list_length(c, n, "shape", 0, 1, &len) || len > MAX_ENUM) return 0;
-  return an_set_unknown_dims(c, s, len);
+  return an_set_unknown_dims(c, s, len) ? 1 : -1;
 }
 
 /* Expand: the broadcast of the input's dims and the target's. */
@@ -86,7 +88,8 @@ static int eval_expand(an_ctx *c, const graph_node *n) {
   if (x == NULL) return 1;
   out->type = x->type;
   slot_info target;
-  if (!expand_target(c, n, &target)) return !c->out_of_work;
+  int known = expand_target(c, n, &target);
+  if (known <= 0) return known == 0;
   slot_info *both[2] = {x, &target};
   return an_broadcast(c, out, both, 2);
 }
@@ -180,7 +183,8 @@ static void split_parts(an_ctx *c, const graph_node *n, an_elem d, size_t k, an_
     for (size_t i = 0; i < k; i++) part[i] = an_num(v[i]);
     return;
   }
-  if (!absent || k == 0) return;
+  /* Split-1 may give the lengths as input 1 instead. */
+  if (!absent || k == 0 || (n->version < 2 && in(c, n, 1) != NULL)) return;
   if (n->version >= 18 && an_attr_int(n, "num_outputs", -1) != (int64_t)k) return;
   split_equal(c, n, d, k, part);
 }
@@ -253,8 +257,8 @@ static int eval_pad(an_ctx *c, const graph_node *n) {
 /* Marks in `mark` (r entries) the axes a reduction of x removes: the list
  * (attribute before `since`, input 1 from it; every axis when absent or,
  * from `since`, empty, unless noop_with_empty_axes) with negatives from
- * version 11. *noop: the node is the identity. 1, or 0 when the axes are
- * not known or not valid. */
+ * version 11. *noop: the node is the identity. 1; 0 when the axes are not
+ * known; -1 when they are not valid (an error at run time). */
 static int reduce_axes(an_ctx *c, const graph_node *n, int since, size_t r, unsigned char *mark,
                        int *noop) {
   int64_t axes[LIST_CAP];
@@ -271,7 +275,7 @@ static int reduce_axes(an_ctx *c, const graph_node *n, int since, size_t r, unsi
   memset(mark, 0, r);
   for (size_t i = 0; i < na; i++) {
     int64_t a = an_norm_axis(axes[i], r, n->version >= 11);
-    if (a < 0 || mark[a]) return 0;
+    if (a < 0 || mark[a]) return -1;
     mark[a] = 1;
   }
   return 1;
@@ -294,9 +298,19 @@ int an_reduce_dims(an_ctx *c, const graph_node *n, int since, slot_info *out, co
     return 1;
   }
   unsigned char mark[LIST_CAP];
-  if (!reduce_axes(c, n, since, x->rank, mark, &noop)) return 1;
-  if (noop) return an_copy(c, out, x);
   int keep = an_attr_int(n, "keepdims", 1) != 0;
+  int axes_known = reduce_axes(c, n, since, x->rank, mark, &noop);
+  if (axes_known < 0) return 1;
+  if (axes_known == 0) {
+    /* Axes not known: with keepdims the rank stays, and so does a dim of 1. */
+    if (!keep) return 1;
+    if (!an_set_unknown_dims(c, out, x->rank)) return 0;
+    for (size_t i = 0; i < x->rank; i++) {
+      if (x->dims[i].known && x->dims[i].v == 1) out->dims[i] = x->dims[i];
+    }
+    return 1;
+  }
+  if (noop) return an_copy(c, out, x);
   size_t rank = 0;
   *all = 1;
   for (size_t i = 0; i < x->rank; i++) {
@@ -382,7 +396,11 @@ static int eval_resize(an_ctx *c, const graph_node *n) {
   if (sizes != NULL && !(sizes->rank_known && sizes->rank == 1 && sizes->dims[0].known &&
                          sizes->dims[0].v == 0)) {
     if (!sizes->vals_known || sizes->n_vals != r) return 1;
-    return an_set_dims(c, out, sizes->vals, r);
+    if (!an_set_dims(c, out, sizes->vals, r)) return 0;
+    for (size_t i = 0; i < r; i++) {
+      if (out->dims[i].known && out->dims[i].v < 0) out->dims[i] = an_unknown();
+    }
+    return 1;
   }
   if (!an_set_unknown_dims(c, out, r)) return 0;
   for (size_t i = 0; i < r; i++) {
