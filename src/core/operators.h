@@ -37,8 +37,8 @@
   X(ADD, "Add", arith, 0, (1, 6, 7, 13, 14)) \
   X(AFFINE_GRID, "AffineGrid", none, 0, (20)) \
   X(AND, "And", compare, 0, (1, 7)) \
-  X(ARG_MAX, "ArgMax", none, 0, (1, 11, 12, 13)) \
-  X(ARG_MIN, "ArgMin", none, 0, (1, 11, 12, 13)) \
+  X(ARG_MAX, "ArgMax", arg_reduce, 0, (1, 11, 12, 13)) \
+  X(ARG_MIN, "ArgMin", arg_reduce, 0, (1, 11, 12, 13)) \
   X(ASIN, "Asin", unary, 0, (7, 22)) \
   X(ASINH, "Asinh", unary, 0, (9, 22)) \
   X(ATAN, "Atan", unary, 0, (7, 22)) \
@@ -62,7 +62,7 @@
   X(CENTER_CROP_PAD, "CenterCropPad", none, 0, (18)) \
   X(CLIP, "Clip", unary, 0, (1, 6, 11, 12, 13)) \
   X(COL2IM, "Col2Im", none, 0, (18)) \
-  X(COMPRESS, "Compress", none, 0, (9, 11)) \
+  X(COMPRESS, "Compress", compress, 0, (9, 11)) \
   X(CONCAT, "Concat", concat, 0, (1, 4, 11, 13)) \
   X(CONCAT_FROM_SEQUENCE, "ConcatFromSequence", none, 0, (11)) \
   X(CONSTANT, "Constant", constant, OPF_STRICT, ONNXSHAPE__CATALOG(CONSTANT)) \
@@ -76,27 +76,27 @@
   X(CUM_SUM, "CumSum", none, 0, (11, 14)) \
   X(DFT, "DFT", none, 0, (17, 20)) \
   X(DEFORM_CONV, "DeformConv", none, 0, (19, 22)) \
-  X(DEPTH_TO_SPACE, "DepthToSpace", none, 0, (1, 11, 13)) \
+  X(DEPTH_TO_SPACE, "DepthToSpace", depth_space, 0, (1, 11, 13)) \
   X(DEQUANTIZE_LINEAR, "DequantizeLinear", dequantize, 0, (10, 13, 19, 21, 23, 24, 25)) \
   X(DET, "Det", none, 0, (11, 22)) \
   X(DIV, "Div", arith, 0, (1, 6, 7, 13, 14)) \
   X(DROPOUT, "Dropout", dropout, 0, (1, 6, 7, 10, 12, 13, 22)) \
   X(DYNAMIC_QUANTIZE_LINEAR, "DynamicQuantizeLinear", dynamic_quantize, 0, (11)) \
-  X(EINSUM, "Einsum", none, 0, (12)) \
+  X(EINSUM, "Einsum", einsum, 0, (12)) \
   X(ELU, "Elu", unary, 0, (1, 6, 22)) \
   X(EQUAL, "Equal", arith, 0, (1, 7, 11, 13, 19)) \
   X(ERF, "Erf", unary, 0, (9, 13)) \
   X(EXP, "Exp", unary, 0, (1, 6, 13)) \
-  X(EXPAND, "Expand", none, 0, (8, 13)) \
+  X(EXPAND, "Expand", expand, 0, (8, 13)) \
   X(EYE_LIKE, "EyeLike", none, 0, (9, 22)) \
-  X(FLATTEN, "Flatten", none, 0, (1, 9, 11, 13, 21, 23, 24, 25)) \
+  X(FLATTEN, "Flatten", flatten, 0, (1, 9, 11, 13, 21, 23, 24, 25)) \
   X(FLOOR, "Floor", unary, 0, (1, 6, 13)) \
   X(GRU, "GRU", none, 0, (1, 3, 7, 14, 22)) \
   X(GATHER, "Gather", gather, 0, (1, 11, 13)) \
-  X(GATHER_ELEMENTS, "GatherElements", none, 0, (11, 13)) \
-  X(GATHER_ND, "GatherND", none, 0, (11, 12, 13)) \
+  X(GATHER_ELEMENTS, "GatherElements", gather_elements, 0, (11, 13)) \
+  X(GATHER_ND, "GatherND", gather_nd, 0, (11, 12, 13)) \
   X(GELU, "Gelu", unary, 0, (20)) \
-  X(GEMM, "Gemm", none, 0, (1, 6, 7, 9, 11, 13)) \
+  X(GEMM, "Gemm", gemm, 0, (1, 6, 7, 9, 11, 13)) \
   X(GLOBAL_AVERAGE_POOL, "GlobalAveragePool", none, 0, (1, 22)) \
   X(GLOBAL_LP_POOL, "GlobalLpPool", none, 0, (1, 2, 22)) \
   X(GLOBAL_MAX_POOL, "GlobalMaxPool", none, 0, (1, 22)) \
@@ -127,8 +127,8 @@
   X(LOOP, "Loop", none, OPF_GRAPHS, (1, 11, 13, 16, 19, 21, 23, 24, 25)) \
   X(LP_NORMALIZATION, "LpNormalization", unary_axis, 0, (1, 22)) \
   X(LP_POOL, "LpPool", none, 0, (1, 2, 11, 18, 22)) \
-  X(MATMUL, "MatMul", none, 0, (1, 9, 13)) \
-  X(MATMUL_INTEGER, "MatMulInteger", none, 0, (10)) \
+  X(MATMUL, "MatMul", matmul, 0, (1, 9, 13)) \
+  X(MATMUL_INTEGER, "MatMulInteger", matmul, 0, (10)) \
   X(MAX, "Max", arith, 0, (1, 6, 8, 12, 13)) \
   X(MAX_POOL, "MaxPool", none, 0, (1, 8, 10, 11, 12, 22)) \
   X(MAX_ROI_POOL, "MaxRoiPool", none, 0, (1, 22)) \
@@ -144,18 +144,18 @@
   X(NEG, "Neg", unary, 0, (1, 6, 13)) \
   X(NEGATIVE_LOG_LIKELIHOOD_LOSS, "NegativeLogLikelihoodLoss", none, 0, (12, 13, 22)) \
   X(NON_MAX_SUPPRESSION, "NonMaxSuppression", none, 0, (10, 11)) \
-  X(NON_ZERO, "NonZero", none, 0, (9, 13)) \
+  X(NON_ZERO, "NonZero", non_zero, 0, (9, 13)) \
   X(NOT, "Not", not, 0, (1)) \
-  X(ONE_HOT, "OneHot", none, 0, (9, 11)) \
+  X(ONE_HOT, "OneHot", one_hot, 0, (9, 11)) \
   X(OPTIONAL, "Optional", none, 0, (15)) \
   X(OPTIONAL_GET_ELEMENT, "OptionalGetElement", none, 0, (15, 18)) \
   X(OPTIONAL_HAS_ELEMENT, "OptionalHasElement", none, 0, (15, 18)) \
   X(OR, "Or", compare, 0, (1, 7)) \
   X(PRELU, "PRelu", prelu, 0, (1, 6, 7, 9, 16)) \
-  X(PAD, "Pad", none, 0, (1, 2, 11, 13, 18, 19, 21, 23, 24, 25)) \
+  X(PAD, "Pad", pad, 0, (1, 2, 11, 13, 18, 19, 21, 23, 24, 25)) \
   X(POW, "Pow", broadcast, 0, (1, 7, 12, 13, 15)) \
   X(QLINEAR_CONV, "QLinearConv", none, 0, (10)) \
-  X(QLINEAR_MATMUL, "QLinearMatMul", none, 0, (10, 21)) \
+  X(QLINEAR_MATMUL, "QLinearMatMul", matmul, 0, (10, 21)) \
   X(QUANTIZE_LINEAR, "QuantizeLinear", quantize, 0, (10, 13, 19, 21, 23, 24, 25)) \
   X(RMS_NORMALIZATION, "RMSNormalization", unary, 0, (23)) \
   X(RNN, "RNN", none, 0, (1, 7, 14, 22)) \
@@ -165,29 +165,29 @@
   X(RANDOM_UNIFORM_LIKE, "RandomUniformLike", none, 0, (1, 22)) \
   X(RANGE, "Range", range, 0, (11, 27)) \
   X(RECIPROCAL, "Reciprocal", unary, 0, (1, 6, 13)) \
-  X(REDUCE_L1, "ReduceL1", none, 0, (1, 11, 13, 18)) \
-  X(REDUCE_L2, "ReduceL2", none, 0, (1, 11, 13, 18)) \
-  X(REDUCE_LOG_SUM, "ReduceLogSum", none, 0, (1, 11, 13, 18)) \
-  X(REDUCE_LOG_SUM_EXP, "ReduceLogSumExp", none, 0, (1, 11, 13, 18)) \
-  X(REDUCE_MAX, "ReduceMax", none, 0, (1, 11, 12, 13, 18, 20)) \
-  X(REDUCE_MEAN, "ReduceMean", none, 0, (1, 11, 13, 18)) \
-  X(REDUCE_MIN, "ReduceMin", none, 0, (1, 11, 12, 13, 18, 20)) \
+  X(REDUCE_L1, "ReduceL1", reduce, 0, (1, 11, 13, 18)) \
+  X(REDUCE_L2, "ReduceL2", reduce, 0, (1, 11, 13, 18)) \
+  X(REDUCE_LOG_SUM, "ReduceLogSum", reduce, 0, (1, 11, 13, 18)) \
+  X(REDUCE_LOG_SUM_EXP, "ReduceLogSumExp", reduce, 0, (1, 11, 13, 18)) \
+  X(REDUCE_MAX, "ReduceMax", reduce, 0, (1, 11, 12, 13, 18, 20)) \
+  X(REDUCE_MEAN, "ReduceMean", reduce, 0, (1, 11, 13, 18)) \
+  X(REDUCE_MIN, "ReduceMin", reduce, 0, (1, 11, 12, 13, 18, 20)) \
   X(REDUCE_PROD, "ReduceProd", reduce_prod, 0, (1, 11, 13, 18)) \
-  X(REDUCE_SUM, "ReduceSum", none, 0, (1, 11, 13)) \
-  X(REDUCE_SUM_SQUARE, "ReduceSumSquare", none, 0, (1, 11, 13, 18)) \
+  X(REDUCE_SUM, "ReduceSum", reduce, 0, (1, 11, 13)) \
+  X(REDUCE_SUM_SQUARE, "ReduceSumSquare", reduce, 0, (1, 11, 13, 18)) \
   X(REGEX_FULL_MATCH, "RegexFullMatch", none, 0, (20)) \
   X(RELU, "Relu", unary, 0, (1, 6, 13, 14)) \
   X(RESHAPE, "Reshape", reshape, OPF_KERNEL | OPF_STRICT, ONNXSHAPE__CATALOG(RESHAPE)) \
-  X(RESIZE, "Resize", none, 0, (10, 11, 13, 18, 19)) \
+  X(RESIZE, "Resize", resize, 0, (10, 11, 13, 18, 19)) \
   X(REVERSE_SEQUENCE, "ReverseSequence", none, 0, (10)) \
   X(ROI_ALIGN, "RoiAlign", none, 0, (10, 16, 22)) \
   X(ROTARY_EMBEDDING, "RotaryEmbedding", none, 0, (23)) \
   X(ROUND, "Round", unary, 0, (11, 22)) \
   X(STFT, "STFT", none, 0, (17)) \
   X(SCAN, "Scan", none, OPF_GRAPHS, (8, 9, 11, 16, 19, 21, 23, 24, 25)) \
-  X(SCATTER, "Scatter", none, 0, (9, 11)) \
-  X(SCATTER_ELEMENTS, "ScatterElements", none, 0, (11, 13, 16, 18)) \
-  X(SCATTER_ND, "ScatterND", none, 0, (11, 13, 16, 18)) \
+  X(SCATTER, "Scatter", scatter, 0, (9, 11)) \
+  X(SCATTER_ELEMENTS, "ScatterElements", scatter, 0, (11, 13, 16, 18)) \
+  X(SCATTER_ND, "ScatterND", scatter, 0, (11, 13, 16, 18)) \
   X(SELU, "Selu", unary, 0, (1, 6, 22)) \
   X(SEQUENCE_AT, "SequenceAt", none, 0, (11)) \
   X(SEQUENCE_CONSTRUCT, "SequenceConstruct", none, 0, (11)) \
@@ -208,8 +208,8 @@
   X(SOFTMAX_CROSS_ENTROPY_LOSS, "SoftmaxCrossEntropyLoss", none, 0, (12, 13)) \
   X(SOFTPLUS, "Softplus", unary, 0, (1, 22)) \
   X(SOFTSIGN, "Softsign", unary, 0, (1, 22)) \
-  X(SPACE_TO_DEPTH, "SpaceToDepth", none, 0, (1, 13)) \
-  X(SPLIT, "Split", none, 0, (1, 2, 11, 13, 18)) \
+  X(SPACE_TO_DEPTH, "SpaceToDepth", depth_space, 0, (1, 13)) \
+  X(SPLIT, "Split", split, 0, (1, 2, 11, 13, 18)) \
   X(SPLIT_TO_SEQUENCE, "SplitToSequence", none, 0, (11, 24)) \
   X(SQRT, "Sqrt", unary, 0, (1, 6, 13)) \
   X(SQUEEZE, "Squeeze", squeeze, 0, (1, 11, 13, 21, 23, 24, 25)) \
@@ -225,13 +225,13 @@
   X(TENSOR_SCATTER, "TensorScatter", none, 0, (24)) \
   X(TF_IDF_VECTORIZER, "TfIdfVectorizer", none, 0, (9)) \
   X(THRESHOLDED_RELU, "ThresholdedRelu", unary, 0, (10, 22)) \
-  X(TILE, "Tile", none, 0, (1, 6, 13)) \
-  X(TOP_K, "TopK", none, 0, (1, 10, 11, 24)) \
-  X(TRANSPOSE, "Transpose", none, 0, (1, 13, 21, 23, 24, 25)) \
+  X(TILE, "Tile", tile, 0, (1, 6, 13)) \
+  X(TOP_K, "TopK", top_k, 0, (1, 10, 11, 24)) \
+  X(TRANSPOSE, "Transpose", transpose, 0, (1, 13, 21, 23, 24, 25)) \
   X(TRILU, "Trilu", trilu, 0, (14)) \
-  X(UNIQUE, "Unique", none, 0, (11)) \
+  X(UNIQUE, "Unique", unique, 0, (11)) \
   X(UNSQUEEZE, "Unsqueeze", unsqueeze, 0, (1, 11, 13, 21, 23, 24, 25)) \
-  X(UPSAMPLE, "Upsample", none, 0, (1, 7, 9, 10)) \
+  X(UPSAMPLE, "Upsample", resize, 0, (1, 7, 9, 10)) \
   X(WHERE, "Where", arith, 0, (9, 16)) \
   X(XOR, "Xor", compare, 0, (1, 7))
 

@@ -549,26 +549,16 @@ static int eval_range(an_ctx *c, const graph_node *n) {
   return 1;
 }
 
-/* ReduceProd over a 1-D (or scalar) input, all axes: the product (keepdims
- * default 1). Axes: attribute before 18, input from 18. */
+/* ReduceProd: the dims of any reduction (ops_tensor.c); the product when
+ * every element of a small integer input is reduced (keepdims default 1).
+ * Axes: attribute before 18, input from 18. */
 static int eval_reduce_prod(an_ctx *c, const graph_node *n) {
   slot_info *x = in(c, n, 0);
   slot_info *out = &c->slots[n->outputs[0]];
+  int all;
   if (x == NULL) return 1;
-  out->type = x->type;
-  if (!x->rank_known || x->rank > 1) return 1;
-  int64_t axes[2];
-  size_t na = 0;
-  int absent;
-  int ok = an_int_list(c, n, "axes", 18, 1, axes, 2, &na, &absent);
-  int noop = n->version >= 18 && an_attr_int(n, "noop_with_empty_axes", 0) != 0;
-  if (!ok && !absent) return 1;
-  if ((absent || na == 0) && noop) return eval_copy(c, n);
-  if (ok && na > 0 && !(na == 1 && x->rank == 1 && an_norm_axis(axes[0], 1, 1) == 0)) return 1;
-  int keep = an_attr_int(n, "keepdims", 1) != 0;
-  if (!an_set_rank(c, out, keep ? x->rank : 0)) return 0;
-  for (size_t i = 0; i < out->rank; i++) out->dims[i] = an_num(1);
-  if (!x->vals_known || !is_int_type(x->type)) return 1;
+  if (!an_reduce_dims(c, n, 18, out, x, &all)) return 0;
+  if (!all || out->vals_known || !x->vals_known || !is_int_type(x->type)) return 1;
   if (!an_set_vals(c, out, 1) || !an_charge(c, x->n_vals)) return 0;
   an_elem p = an_num(1);
   for (size_t i = 0; i < x->n_vals; i++) p = arith(c, OP_MUL, p, x->vals[i], out->type);
@@ -756,27 +746,18 @@ static onnxshape_status eval_reshape(an_ctx *c, const graph_node *n, onnxshape_d
 
 /* ---- the handlers (called through the operator registry, registry.c) ---------- */
 
-/* A handler of the operators whose first output is all they compute:
- * nothing to do when it is left empty. */
-#define FIRST_OUTPUT(h, call)                                                              \
-  onnxshape_status onnxshape__an_op_##h(an_ctx *c, const graph_node *n, onnxshape_diag *diag) { \
-    (void)diag;                                                                            \
-    if (n->n_outputs == 0 || n->outputs[0] == NO_SLOT) return ONNXSHAPE_OK;                \
-    return (call) ? ONNXSHAPE_OK : ONNXSHAPE_ERR_OUT_OF_MEMORY;                            \
-  }
-FIRST_OUTPUT(cast, eval_cast(c, n))
-FIRST_OUTPUT(gather, eval_gather(c, n))
-FIRST_OUTPUT(slice, eval_slice(c, n))
-FIRST_OUTPUT(concat, eval_concat(c, n))
-FIRST_OUTPUT(unsqueeze, eval_squeeze(c, n, 1))
-FIRST_OUTPUT(squeeze, eval_squeeze(c, n, 0))
-FIRST_OUTPUT(arith, eval_elementwise(c, n))
-FIRST_OUTPUT(not, eval_not(c, n))
-FIRST_OUTPUT(constant_of_shape, eval_constant_of_shape(c, n))
-FIRST_OUTPUT(range, eval_range(c, n))
-FIRST_OUTPUT(reduce_prod, eval_reduce_prod(c, n))
-FIRST_OUTPUT(constant, an_from_tensor(c, &c->slots[n->outputs[0]], &n->constant->view, 1))
-#undef FIRST_OUTPUT
+AN_FIRST_OUTPUT(cast, eval_cast(c, n))
+AN_FIRST_OUTPUT(gather, eval_gather(c, n))
+AN_FIRST_OUTPUT(slice, eval_slice(c, n))
+AN_FIRST_OUTPUT(concat, eval_concat(c, n))
+AN_FIRST_OUTPUT(unsqueeze, eval_squeeze(c, n, 1))
+AN_FIRST_OUTPUT(squeeze, eval_squeeze(c, n, 0))
+AN_FIRST_OUTPUT(arith, eval_elementwise(c, n))
+AN_FIRST_OUTPUT(not, eval_not(c, n))
+AN_FIRST_OUTPUT(constant_of_shape, eval_constant_of_shape(c, n))
+AN_FIRST_OUTPUT(range, eval_range(c, n))
+AN_FIRST_OUTPUT(reduce_prod, eval_reduce_prod(c, n))
+AN_FIRST_OUTPUT(constant, an_from_tensor(c, &c->slots[n->outputs[0]], &n->constant->view, 1))
 
 onnxshape_status onnxshape__an_op_shape(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   return eval_shape(c, n, diag);

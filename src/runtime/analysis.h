@@ -53,6 +53,8 @@
 #define an_equate onnxshape__an_equate
 #define an_sym onnxshape__an_sym
 #define an_expr_charge onnxshape__an_expr_charge
+#define an_reduce_dims onnxshape__an_reduce_dims
+#define an_div_valid onnxshape__an_div_valid
 
 /* An element (a dim or an integer value): a number (known), an
  * expression over symbols (e, expr.h), or unknown. */
@@ -265,5 +267,28 @@ slot_info *an_out(an_ctx *c, const graph_node *n, size_t k);
 /* out's dims: rank copies of dims; or rank dims not known. */
 int an_set_dims(an_ctx *c, slot_info *out, const an_elem *dims, size_t rank);
 int an_set_unknown_dims(an_ctx *c, slot_info *out, size_t rank);
+
+/* A handler (an_op_fn) computing node n's outputs by `call` (an int: 0
+ * when out of budget or memory). */
+#define AN_HANDLER(h, call)                                                                     \
+  onnxshape_status onnxshape__an_op_##h(an_ctx *c, const graph_node *n, onnxshape_diag *diag) { \
+    (void)diag;                                                                                 \
+    return (call) ? ONNXSHAPE_OK : ONNXSHAPE_ERR_OUT_OF_MEMORY;                                 \
+  }
+/* The same for an operator whose first output is all it computes: nothing
+ * to do when that output is left out. */
+#define AN_FIRST_OUTPUT(h, call) AN_HANDLER(h, an_out(c, n, 0) == NULL || (call))
+
+/* ---- ops_index.c, ops_tensor.c ---- */
+
+/* d / k where a valid model has k dividing d (k > 0): a number, when k
+ * divides it (else unknown); for an expression, d / k or floor(d / k). */
+an_elem an_div_valid(an_ctx *c, an_elem d, int64_t k);
+
+/* out's type and dims: node n's reduction of x (axes an attribute before
+ * version `since`, input 1 from it, with noop_with_empty_axes; keepdims).
+ * *all: every dim reduced (the output holds one element). */
+int an_reduce_dims(an_ctx *c, const graph_node *n, int since, slot_info *out, const slot_info *x,
+                   int *all);
 
 #endif

@@ -97,6 +97,21 @@ def families():
     snodes = [node("Size", ["b"], ["z%d" % k]) for k in range(3000)]
     fam.append(("size", model(snodes, [], [value_info("z0", "int64")], initializers=[b],
                               opset=13), ["z0"], True))
+    # Split into 64 outputs of rank 4,096, 2,000 times (262,144 units a
+    # node: every output's dims).
+    spl = [node("Split", ["b"], ["p%d_%d" % (k, j) for j in range(64)]) for k in range(2000)]
+    fam.append(("split_outputs", model(spl, [], [value_info("p0_0", "int64")], initializers=[b],
+                                       opset=13), ["p0_0", "p1999_63"], True))
+    # Transpose, Tile, Flatten, Expand and a reduction of a value of rank
+    # 4,096 (each a pass or two over the dims, products of the dims).
+    reps = i64_tensor("reps", [4096])
+    tnodes = []
+    for k in range(600):
+        tnodes += [node("Transpose", ["b"], ["t%d" % k]), node("Tile", ["b", "reps"], ["l%d" % k]),
+                   node("Flatten", ["b"], ["f%d" % k]), node("Expand", ["b", "reps"], ["e%d" % k]),
+                   node("ReduceSum", ["b"], ["u%d" % k])]
+    fam.append(("tensor_ops", model(tnodes, [], [value_info("t0", "int64")],
+                                    initializers=[b, reps], opset=13), ["t0", "u599"], True))
     # If with an unknown condition: both branches' rank-4,096 outputs joined.
     br = [graph([node("Identity", ["b"], ["o"])], [], [value_info("o", "int64")])]
     ifs = [node("If", ["cond"], ["f%d" % k], [attr("then_branch", A_GRAPH, br[0]),
