@@ -44,7 +44,7 @@
   X(ATAN, "Atan", none, 0, (7, 22)) \
   X(ATANH, "Atanh", none, 0, (9, 22)) \
   X(ATTENTION, "Attention", none, 0, (23, 24, 25)) \
-  X(AVERAGE_POOL, "AveragePool", none, 0, (1, 7, 10, 11, 19, 22)) \
+  X(AVERAGE_POOL, "AveragePool", pool, 0, (1, 7, 10, 11, 19, 22)) \
   X(BATCH_NORMALIZATION, "BatchNormalization", none, 0, (1, 6, 7, 9, 14, 15)) \
   X(BERNOULLI, "Bernoulli", none, 0, (15, 22)) \
   X(BIT_CAST, "BitCast", none, 0, (26)) \
@@ -67,9 +67,9 @@
   X(CONCAT_FROM_SEQUENCE, "ConcatFromSequence", none, 0, (11)) \
   X(CONSTANT, "Constant", constant, OPF_STRICT, ONNXSHAPE__CATALOG(CONSTANT)) \
   X(CONSTANT_OF_SHAPE, "ConstantOfShape", constant_of_shape, 0, (9, 20, 21, 23, 24, 25)) \
-  X(CONV, "Conv", none, 0, (1, 11, 22)) \
-  X(CONV_INTEGER, "ConvInteger", none, 0, (10)) \
-  X(CONV_TRANSPOSE, "ConvTranspose", none, 0, (1, 11, 22)) \
+  X(CONV, "Conv", conv, 0, (1, 11, 22)) \
+  X(CONV_INTEGER, "ConvInteger", conv_integer, 0, (10)) \
+  X(CONV_TRANSPOSE, "ConvTranspose", conv_transpose, 0, (1, 11, 22)) \
   X(COS, "Cos", none, 0, (7, 22)) \
   X(COSH, "Cosh", none, 0, (9, 22)) \
   X(CUM_PROD, "CumProd", none, 0, (26)) \
@@ -97,9 +97,9 @@
   X(GATHER_ND, "GatherND", none, 0, (11, 12, 13)) \
   X(GELU, "Gelu", none, 0, (20)) \
   X(GEMM, "Gemm", none, 0, (1, 6, 7, 9, 11, 13)) \
-  X(GLOBAL_AVERAGE_POOL, "GlobalAveragePool", none, 0, (1, 22)) \
-  X(GLOBAL_LP_POOL, "GlobalLpPool", none, 0, (1, 2, 22)) \
-  X(GLOBAL_MAX_POOL, "GlobalMaxPool", none, 0, (1, 22)) \
+  X(GLOBAL_AVERAGE_POOL, "GlobalAveragePool", global_pool, 0, (1, 22)) \
+  X(GLOBAL_LP_POOL, "GlobalLpPool", global_pool, 0, (1, 2, 22)) \
+  X(GLOBAL_MAX_POOL, "GlobalMaxPool", global_pool, 0, (1, 22)) \
   X(GREATER, "Greater", none, 0, (1, 7, 9, 13)) \
   X(GREATER_OR_EQUAL, "GreaterOrEqual", none, 0, (12, 16)) \
   X(GRID_SAMPLE, "GridSample", none, 0, (16, 20, 22)) \
@@ -126,11 +126,11 @@
   X(LOG_SOFTMAX, "LogSoftmax", none, 0, (1, 11, 13)) \
   X(LOOP, "Loop", none, OPF_GRAPHS, (1, 11, 13, 16, 19, 21, 23, 24, 25)) \
   X(LP_NORMALIZATION, "LpNormalization", none, 0, (1, 22)) \
-  X(LP_POOL, "LpPool", none, 0, (1, 2, 11, 18, 22)) \
+  X(LP_POOL, "LpPool", pool, 0, (1, 2, 11, 18, 22)) \
   X(MATMUL, "MatMul", none, 0, (1, 9, 13)) \
   X(MATMUL_INTEGER, "MatMulInteger", none, 0, (10)) \
   X(MAX, "Max", arith, 0, (1, 6, 8, 12, 13)) \
-  X(MAX_POOL, "MaxPool", none, 0, (1, 8, 10, 11, 12, 22)) \
+  X(MAX_POOL, "MaxPool", pool, 0, (1, 8, 10, 11, 12, 22)) \
   X(MAX_ROI_POOL, "MaxRoiPool", none, 0, (1, 22)) \
   X(MAX_UNPOOL, "MaxUnpool", none, 0, (9, 11, 22)) \
   X(MEAN, "Mean", none, 0, (1, 6, 8, 13)) \
@@ -154,7 +154,7 @@
   X(PRELU, "PRelu", none, 0, (1, 6, 7, 9, 16)) \
   X(PAD, "Pad", none, 0, (1, 2, 11, 13, 18, 19, 21, 23, 24, 25)) \
   X(POW, "Pow", none, 0, (1, 7, 12, 13, 15)) \
-  X(QLINEAR_CONV, "QLinearConv", none, 0, (10)) \
+  X(QLINEAR_CONV, "QLinearConv", qlinear_conv, 0, (10)) \
   X(QLINEAR_MATMUL, "QLinearMatMul", none, 0, (10, 21)) \
   X(QUANTIZE_LINEAR, "QuantizeLinear", none, 0, (10, 13, 19, 21, 23, 24, 25)) \
   X(RMS_NORMALIZATION, "RMSNormalization", none, 0, (23)) \

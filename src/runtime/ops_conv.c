@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Convolution and pooling: Conv, ConvInteger, QLinearConv, ConvTranspose,
+ * MaxPool, AveragePool, LpPool and the global pools. Each output is [N,
+ * channels, spatial...] over the input's rank, the spatial dims from the
+ * window's geometry (kernel, strides, dilations, pads or auto_pad) as
+ * ONNX's specification and onnxruntime agree; where they do not, or the
+ * geometry is invalid, a spatial dim is left unknown. */
+#include <string.h>
+
+#include "analysis.h"
+
+/* Spatial dims evaluated (real models have 1 to 3): a node with more has
+ * its spatial dims left unknown. */
+#define WIN_MAX 8u
+/* onnxruntime's pools have computed the output size in float, the input
+ * dim read through an int (pool_attributes.h, ComputeOutputSize, in past
+ * releases): exact while the input dim, pads and stride stay below this,
+ * so a number past it is left unknown. */
+#define POOL_EXACT ((int64_t)1 << 20)
+
+enum pad_mode { PAD_NOTSET, PAD_VALID, PAD_SAME_UPPER, PAD_SAME_LOWER };
+enum win_rule { RULE_CONV, RULE_POOL, RULE_TRANSPOSE };
+
+/* The geometry of one node's window over r spatial dims. */
+typedef struct window {
+  size_t r;
+  enum win_rule rule;
+  enum pad_mode mode;
+  int ceil_mode;                       /* pools */
+  int has_out_shape;                   /* ConvTranspose's output_shape */
+  an_elem k[WIN_MAX];                  /* kernel (W's dims may be expressions) */
+  int64_t s[WIN_MAX], d[WIN_MAX];      /* strides, dilations */
+  int64_t p[2 * WIN_MAX];              /* pads: begins, then ends (0 unless NOTSET) */
+  int64_t adj[WIN_MAX];                /* ConvTranspose's output_padding */
+  int64_t out_shape[WIN_MAX];
+} window;
+
+/* INTS attribute `name` as len numbers of at least min into v (def each
+ * when absent or empty, as onnxruntime reads it): 1, or 0 for another
+ * length, type or a number below min. */
+static int attr_list(const graph_node *n, const char *name, size_t len, int64_t min, int64_t def,
+                     int64_t *v) {
+  size_t got = 0;
+  const int64_t *a = an_attr_ints(n, name, &got);
+  if (a == NULL && an_has_attr(n, name)) return 0;
+  if (a == NULL || got == 0) {
+    for (size_t i = 0; i < len; i++) v[i] = def;
+    return 1;
+  }
+  if (got != len) return 0;
+  for (size_t i = 0; i < len; i++) {
+    if (a[i] < min) return 0;
+    v[i] = a[i];
+  }
+  return 1;
+}
+
+/* auto_pad: 1 and *m, or 0 for a value no version defines. */
+static int read_pad_mode(const graph_node *n, enum pad_mode *m) {
+  static const char *const names[] = {"NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"};
+  if (!an_has_attr(n, "auto_pad") || an_attr_is(n, "auto_pad", "")) {
+    *m = PAD_NOTSET;
+    return 1;
+  }
+  for (int i = 0; i < 4; i++) {
+    if (an_attr_is(n, "auto_pad", names[i])) {
+      *m = (enum pad_mode)i;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The kernel: kernel_shape, else W's spatial dims (w NULL for the pools,
+ * which need kernel_shape). 1, or 0 when neither gives r dims > 0 or the
+ * two disagree (onnxruntime refuses the node). */
+static int kernel_dims(const graph_node *n, const slot_info *w, size_t r, an_elem *k) {
+  int from_w = w != NULL && w->rank_known && w->rank == r + 2;
+  size_t got = 0;
+  const int64_t *a = an_attr_ints(n, "kernel_shape", &got);
+  if (a == NULL || got == 0) {
+    if (!from_w || (a == NULL && an_has_attr(n, "kernel_shape"))) return 0;
+    for (size_t i = 0; i < r; i++) {
+      k[i] = w->dims[i + 2];
+      if (!an_is_set(k[i]) || (k[i].known && k[i].v <= 0)) return 0;
+    }
+    return 1;
+  }
+  if (got != r) return 0;
+  for (size_t i = 0; i < r; i++) {
+    if (a[i] <= 0) return 0;
+    if (from_w && w->dims[i + 2].known && w->dims[i + 2].v != a[i]) return 0;
+    k[i] = an_num(a[i]);
+  }
+  return 1;
+}
+
+/* The pools' geometry is computed in float by onnxruntime: numbers it
+ * computes exactly only. */
+static int pool_exact(const window *w) {
+  for (size_t i = 0; i < w->r; i++) {
+    if (w->s[i] >= POOL_EXACT || w->p[i] >= POOL_EXACT || w->p[i + w->r] >= POOL_EXACT) return 0;
+  }
+  return 1;
+}
+
+/* Node n's window over r spatial dims (w: the weights, or NULL): 1, or 0
+ * when the attributes are invalid (pads beside an auto_pad other than
+ * NOTSET: the specification forbids it). */
+static int read_window(const graph_node *n, const slot_info *w, size_t r, enum win_rule rule,
+                       window *win) {
+  size_t n_pads = 0;
+  memset(win, 0, sizeof *win);
+  win->r = r;
+  win->rule = rule;
+  win->ceil_mode = rule == RULE_POOL && an_attr_int(n, "ceil_mode", 0) != 0;
+  if (r == 0 || r > WIN_MAX || !read_pad_mode(n, &win->mode) || !kernel_dims(n, w, r, win->k))
+    return 0;
+  if (!attr_list(n, "strides", r, 1, 1, win->s) || !attr_list(n, "dilations", r, 1, 1, win->d) ||
+      !attr_list(n, "pads", 2 * r, 0, 0, win->p))
+    return 0;
+  if (win->mode != PAD_NOTSET && an_attr_ints(n, "pads", &n_pads) != NULL && n_pads > 0) return 0;
+  if (rule == RULE_POOL) return pool_exact(win);
+  if (rule != RULE_TRANSPOSE) return 1;
+  if (!attr_list(n, "output_padding", r, 0, 0, win->adj)) return 0;
+  win->has_out_shape = an_has_attr(n, "output_shape");
+  return !win->has_out_shape || attr_list(n, "output_shape", r, 1, 1, win->out_shape);
+}
+
+/* The dilated kernel along dim i: d*(k-1) + 1. */
+static an_elem span_of(an_ctx *c, const window *w, size_t i) {
+  an_exprs *x = c->x;
+  an_elem k1 = an_expr_sub(x, w->k[i], an_num(1));
+  return an_expr_add(x, an_expr_mul(x, an_num(w->d[i]), k1), an_num(1));
+}
+
+/* A pool's dim from num = in + low (low = pads - span, a number): 1 when
+ * num is at least `bound` (for a number in, certain; else whatever in,
+ * which onnxruntime requires to be at least 1). */
+static int num_at_least(an_elem num, an_elem low, int64_t bound) {
+  if (num.known) return num.v >= bound;
+  return low.known && low.v >= bound - 1;
+}
+
+/* d, or unknown when it is a number below 0. */
+static an_elem nonneg_dim(an_elem d) { return d.known && d.v < 0 ? an_unknown() : d; }
+
+/* A pool along dim i, as onnxruntime computes it: without ceil_mode
+ * trunc(num/s) + 1 (integer division: a window that does not fit still
+ * gives 1 where -s < num < 0, where the specification's floor gives 0;
+ * trunc is max(floor, min(ceil, 0)), max(floor, 0) for num > -s); with
+ * ceil_mode ceil(num/s) + 1 less the windows that would start in the
+ * right padding (AveragePool-19's specification; onnxruntime drops them
+ * for every pool). A dim below 0 is not known (onnxruntime refuses it);
+ * 0 is what onnxruntime gives. */
+static an_elem pool_dim(an_ctx *c, const window *w, size_t i, an_elem in, an_elem num, an_elem low) {
+  an_exprs *x = c->x;
+  int64_t s = w->s[i];
+  if (!w->ceil_mode) {
+    an_elem q = an_expr_floor_div(x, num, s);
+    if (s > 1 && num_at_least(num, low, 1 - s) && !num_at_least(num, low, 0)) {
+      q = an_expr_max(x, q, an_num(0));
+    } else if (s > 1 && !num_at_least(num, low, 0)) {
+      q = an_expr_max(x, q, an_expr_min(x, an_expr_ceil_div(x, num, s), an_num(0)));
+    }
+    return nonneg_dim(an_expr_add(x, q, an_num(1)));
+  }
+  an_elem last = an_expr_ceil_div(x, num, s);
+  /* The last start s*ceil(num/s) is below num + s = in + pb + (pe + s -
+   * span): inside the input and left padding whenever pe + s <= span. */
+  int64_t pb = w->p[i], pe = w->p[i + w->r];
+  an_elem slack = an_expr_sub(x, span_of(c, w, i), an_expr_add(x, an_num(pe), an_num(s)));
+  if (!an_is_set(slack) || !an_expr_nonneg(x, slack)) {
+    an_elem inside = an_expr_floor_div(x, an_expr_add(x, in, an_num(pb - 1)), s);
+    last = an_expr_min(x, last, inside);
+  }
+  return nonneg_dim(an_expr_add(x, last, an_num(1)));
+}
+
+/* Conv and the pools along dim i of `in`: num = in + pads - span; Conv
+ * floor(num/s) + 1 (num < 0: onnxruntime refuses), the pools pool_dim;
+ * SAME: ceil(in/s), for dilation 1 only (onnxruntime refuses Conv and
+ * pads differently for the pools otherwise). */
+static an_elem forward_dim(an_ctx *c, const window *w, size_t i, an_elem in) {
+  an_exprs *x = c->x;
+  int64_t s = w->s[i];
+  if (w->mode == PAD_SAME_UPPER || w->mode == PAD_SAME_LOWER)
+    return w->d[i] == 1 ? an_expr_ceil_div(x, in, s) : an_unknown();
+  int64_t pb = w->p[i], pe = w->p[i + w->r];
+  an_elem low = an_expr_sub(x, an_expr_add(x, an_num(pb), an_num(pe)), span_of(c, w, i));
+  an_elem num = an_expr_add(x, in, low);
+  if (!an_is_set(num)) return an_unknown();
+  if (w->rule == RULE_POOL) return pool_dim(c, w, i, in, num, low);
+  if (num.known && num.v < 0) return an_unknown();
+  return an_expr_add(x, an_expr_floor_div(x, num, s), an_num(1));
+}
+
+/* ConvTranspose along dim i: output_shape when given; else s*(in - 1) +
+ * output_padding + span - pads; SAME: in*s, where the full output is at
+ * least that (onnxruntime pads it down to in*s). A result not above 0 is
+ * not known (onnxruntime refuses it). */
+static an_elem transpose_dim(an_ctx *c, const window *w, size_t i, an_elem in) {
+  an_exprs *x = c->x;
+  if (w->has_out_shape) return an_num(w->out_shape[i]);
+  int64_t s = w->s[i];
+  an_elem grown = an_expr_mul(x, an_expr_sub(x, in, an_num(1)), an_num(s));
+  an_elem extra = an_expr_add(x, an_num(w->adj[i]), span_of(c, w, i));
+  an_elem out;
+  if (w->mode == PAD_SAME_UPPER || w->mode == PAD_SAME_LOWER) {
+    an_elem slack = an_expr_sub(x, extra, an_num(s));
+    if (!an_is_set(slack) || !an_expr_nonneg(x, slack)) return an_unknown();
+    out = an_expr_mul(x, in, an_num(s));
+  } else {
+    int64_t pb = w->p[i], pe = w->p[i + w->r];
+    out = an_expr_sub(x, an_expr_add(x, grown, extra), an_expr_add(x, an_num(pb), an_num(pe)));
+  }
+  return out.known && out.v <= 0 ? an_unknown() : out;
+}
+
+/* The output's spatial dim i from the input's dim `in`. */
+static an_elem window_dim(an_ctx *c, const window *w, size_t i, an_elem in) {
+  if (w->rule == RULE_TRANSPOSE) return transpose_dim(c, w, i, in);
+  if (w->rule == RULE_POOL && in.known && in.v >= POOL_EXACT) return an_unknown();
+  return forward_dim(c, w, i, in);
+}
+
+/* out: [N, ch, spatial...] over x's rank (at least 3), the spatial dims
+ * unknown when the window is not (ok 0). */
+static int window_output(an_ctx *c, slot_info *out, const slot_info *x, an_elem ch,
+                         const window *win, int ok) {
+  if (out == NULL || !x->rank_known || x->rank < 3) return 1;
+  if (!an_set_unknown_dims(c, out, x->rank)) return 0;
+  out->dims[0] = x->dims[0];
+  out->dims[1] = ch;
+  for (size_t i = 0; ok && i < win->r; i++) out->dims[i + 2] = window_dim(c, win, i, x->dims[i + 2]);
+  return 1;
+}
+
+enum conv_kind { CONV_FLOAT, CONV_INTEGER, CONV_QLINEAR, CONV_TRANSPOSE };
+
+/* Conv and its kinds: the output channels are W's first dim (W's second
+ * times group for ConvTranspose); the element type is X's, int32
+ * (ConvInteger) or y_zero_point's (QLinearConv). */
+static int eval_conv(an_ctx *c, const graph_node *n, enum conv_kind kind) {
+  slot_info *out = an_out(c, n, 0);
+  const slot_info *x = in(c, n, 0), *w = in(c, n, kind == CONV_QLINEAR ? 3 : 1);
+  const slot_info *yzp = kind == CONV_QLINEAR ? in(c, n, 7) : NULL;
+  if (out == NULL || x == NULL) return 1;
+  out->type = kind == CONV_INTEGER   ? ONNXSHAPE_TYPE_INT32
+              : kind == CONV_QLINEAR ? (yzp != NULL ? yzp->type : 0)
+                                     : x->type;
+  if (!x->rank_known || x->rank < 3) return 1;
+  int64_t group = an_attr_int(n, "group", 1);
+  an_elem ch = an_unknown();
+  if (group > 0 && w != NULL && w->rank_known && w->rank == x->rank) {
+    ch = kind == CONV_TRANSPOSE ? an_expr_mul(c->x, w->dims[1], an_num(group)) : w->dims[0];
+  }
+  window win;
+  int ok = group > 0 && read_window(n, w, x->rank - 2,
+                                    kind == CONV_TRANSPOSE ? RULE_TRANSPOSE : RULE_CONV, &win);
+  return window_output(c, out, x, ch, &win, ok);
+}
+
+/* MaxPool, AveragePool, LpPool: X's type and channels; MaxPool's Indices
+ * (version 8 on) the same dims, int64. */
+static int eval_pool(an_ctx *c, const graph_node *n) {
+  const slot_info *x = in(c, n, 0);
+  if (x == NULL) return 1;
+  window win;
+  int ok = x->rank_known && x->rank >= 3 && read_window(n, NULL, x->rank - 2, RULE_POOL, &win);
+  for (size_t k = 0; k < 2; k++) {
+    slot_info *out = an_out(c, n, k);
+    if (out == NULL || (k == 1 && n->op != OP_MAX_POOL)) continue;
+    out->type = k == 0 ? x->type : ONNXSHAPE_TYPE_INT64;
+    if (!window_output(c, out, x, x->rank_known && x->rank >= 3 ? x->dims[1] : an_unknown(), &win, ok))
+      return 0;
+  }
+  return 1;
+}
+
+/* The global pools: [N, C, 1, ...] over X's rank (at least 2). */
+static int eval_global_pool(an_ctx *c, const graph_node *n) {
+  slot_info *out = an_out(c, n, 0);
+  const slot_info *x = in(c, n, 0);
+  if (out == NULL || x == NULL) return 1;
+  out->type = x->type;
+  if (!x->rank_known || x->rank < 2) return 1;
+  if (!an_set_rank(c, out, x->rank)) return 0;
+  out->dims[0] = x->dims[0];
+  out->dims[1] = x->dims[1];
+  for (size_t i = 2; i < x->rank; i++) out->dims[i] = an_num(1);
+  return 1;
+}
+
+#define CONV_HANDLER(h, call)                                                              \
+  onnxshape_status onnxshape__an_op_##h(an_ctx *c, const graph_node *n, onnxshape_diag *diag) { \
+    (void)diag;                                                                            \
+    return (call) ? ONNXSHAPE_OK : ONNXSHAPE_ERR_OUT_OF_MEMORY;                            \
+  }
+CONV_HANDLER(conv, eval_conv(c, n, CONV_FLOAT))
+CONV_HANDLER(conv_integer, eval_conv(c, n, CONV_INTEGER))
+CONV_HANDLER(qlinear_conv, eval_conv(c, n, CONV_QLINEAR))
+CONV_HANDLER(conv_transpose, eval_conv(c, n, CONV_TRANSPOSE))
+CONV_HANDLER(pool, eval_pool(c, n))
+CONV_HANDLER(global_pool, eval_global_pool(c, n))
+#undef CONV_HANDLER

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+// shape_diff.js generators: convolution and pooling (src/runtime/ops_conv.c).
+// Random geometry (kernel, strides, dilations, pads or auto_pad,
+// ceil_mode, group) over 1 to 3 spatial dims, mostly valid: onnxruntime
+// refuses the rest, which is counted. Versions onnxruntime has no kernel
+// for are left out: AveragePool-1, LpPool-1, GlobalLpPool-1 and -22.
+'use strict';
+
+const A = (g, name, v) => g.E.attr(name, v);
+
+// r spatial dims of the input: symbols s0.. in the symbolic modes.
+const spatial = (g, r, lo = 1, hi = 9) => Array.from({ length: r }, (_, i) => g.dim(lo, hi, `s${i}`));
+
+// The padding attributes: nothing, explicit NOTSET with pads, VALID or
+// SAME (SAME only where `sameOk`).
+function padding(g, r, kernel, sameOk) {
+  const mode = g.choice(sameOk ? ['none', 'pads', 'VALID', 'SAME_UPPER', 'SAME_LOWER'] : ['none', 'pads', 'VALID']);
+  if (mode === 'none') return { attrs: [], mode };
+  if (mode === 'pads') {
+    const pads = [...kernel, ...kernel].map((k) => g.pick(0, k - 1));
+    const attrs = [A(g, 'pads', pads)];
+    if (g.chance(0.3)) attrs.push(g.E.attrString('auto_pad', 'NOTSET'));
+    return { attrs, mode };
+  }
+  return { attrs: [g.E.attrString('auto_pad', mode)], mode };
+}
+
+// A convolution's geometry: kernel, attributes (strides, dilations,
+// padding, kernel_shape sometimes written out).
+function convGeometry(g, r, sameOk) {
+  const kernel = Array.from({ length: r }, () => g.pick(1, 3));
+  const pad = padding(g, r, kernel, sameOk);
+  const attrs = [...pad.attrs];
+  if (g.chance(0.6)) attrs.push(A(g, 'strides', kernel.map(() => g.pick(1, 3))));
+  if (!pad.mode.startsWith('SAME') && g.chance(0.4)) attrs.push(A(g, 'dilations', kernel.map(() => g.pick(1, 2))));
+  if (g.chance(0.5)) attrs.push(A(g, 'kernel_shape', kernel));
+  return { kernel, attrs };
+}
+
+// Weights: an initializer (zeros) or a graph input whose kernel dims are
+// sometimes symbols.
+function weights(g, type, dims, kernelAt) {
+  if (g.chance(0.5)) return { type, dims, values: new Array(dims.reduce((a, d) => a * d, 1)).fill(0) };
+  return { type, dims: dims.map((d, k) => (k >= kernelAt && g.chance(0.5) ? g.dim(d, d, `k${k}`) : d)) };
+}
+
+function convCase(g, v, xType, wType) {
+  const r = g.pick(1, 3);
+  const geo = convGeometry(g, r, true);
+  const group = g.chance(0.3) ? 2 : 1;
+  const cin = group * g.pick(1, 2);
+  const m = group * g.pick(1, 3);
+  const x = { type: xType, dims: [g.dim(1, 3, 'N'), cin, ...spatial(g, r, 1, 8)] };
+  const w = weights(g, wType, [m, cin / group, ...geo.kernel], 2);
+  const attrs = [...geo.attrs];
+  if (group > 1 || g.chance(0.2)) attrs.push(A(g, 'group', group));
+  return { x, w, m, attrs };
+}
+
+const scalar = (g, type, value) => ({ type, dims: [], values: [value] });
+
+// Pools: pads below the kernel (onnxruntime's rule), SAME with strides no
+// larger than the kernel (else its padding is negative and it refuses).
+function poolCase(g, v, op) {
+  const r = g.pick(1, 3);
+  const kernel = Array.from({ length: r }, () => g.pick(1, 3));
+  const pad = padding(g, r, kernel, true);
+  const same = pad.mode.startsWith('SAME');
+  const attrs = [A(g, 'kernel_shape', kernel), ...pad.attrs];
+  if (g.chance(0.6)) attrs.push(A(g, 'strides', kernel.map((k) => g.pick(1, same ? k : 3))));
+  const hasCeil = op === 'LpPool' ? v >= 18 : v >= 10;
+  const hasDil = op === 'MaxPool' ? v >= 10 : op === 'AveragePool' ? v >= 19 : v >= 18;
+  if (hasCeil && g.chance(0.5)) attrs.push(A(g, 'ceil_mode', 1));
+  if (hasDil && !same && g.chance(0.4)) attrs.push(A(g, 'dilations', kernel.map(() => g.pick(1, 2))));
+  if (op === 'AveragePool' && v >= 7 && g.chance(0.3)) attrs.push(A(g, 'count_include_pad', 1));
+  if (op === 'LpPool' && g.chance(0.3)) attrs.push(v === 1 ? g.E.attrFloat('p', 3.0) : A(g, 'p', 3));
+  const x = { type: 'float', dims: [g.dim(1, 3, 'N'), g.dim(1, 3, 'C'), ...spatial(g, r, 1, 9)] };
+  const outputs = op === 'MaxPool' && v >= 8 && g.chance(0.5) ? 2 : 1;
+  return { inputs: [x], attrs, outputs };
+}
+
+const globalCase = (g) => ({
+  inputs: [{ type: 'float', dims: [g.dim(1, 3, 'N'), g.dim(1, 4, 'C'), ...spatial(g, g.pick(1, 3), 1, 6)] }],
+});
+
+module.exports = [
+  {
+    op: 'Conv',
+    versions: [1, 11, 22],
+    gen: (g, v) => {
+      const c = convCase(g, v, 'float', 'float');
+      const inputs = [c.x, c.w];
+      if (g.chance(0.3)) inputs.push({ type: 'float', dims: [c.m] });
+      return { inputs, attrs: c.attrs };
+    },
+  },
+  {
+    op: 'ConvInteger',
+    versions: [10],
+    gen: (g, v) => {
+      const c = convCase(g, v, 'uint8', 'uint8');
+      const inputs = [c.x, c.w];
+      if (g.chance(0.5)) inputs.push(scalar(g, 'uint8', 1));
+      return { inputs, attrs: c.attrs };
+    },
+  },
+  {
+    op: 'QLinearConv',
+    versions: [10],
+    gen: (g, v) => {
+      const c = convCase(g, v, 'uint8', g.choice(['uint8', 'int8']));
+      if (c.w.values === undefined) c.w.dims = c.w.dims.map((d) => (typeof d === 'object' ? d.v : d));
+      c.w.values = new Array(c.w.dims.reduce((a, d) => a * d, 1)).fill(1);
+      const inputs = [c.x, scalar(g, 'float', 0.5), scalar(g, 'uint8', 1), c.w, scalar(g, 'float', 0.5),
+                      scalar(g, c.w.type, 0), scalar(g, 'float', 0.25), scalar(g, 'uint8', 2)];
+      return { inputs, attrs: c.attrs };
+    },
+  },
+  {
+    op: 'ConvTranspose',
+    versions: [1, 11, 22],
+    gen: (g, v) => {
+      const r = g.pick(1, 2);
+      const geo = convGeometry(g, r, true);
+      const group = g.chance(0.3) ? 2 : 1;
+      const cin = group * g.pick(1, 2);
+      const mPer = g.pick(1, 3);
+      const x = { type: 'float', dims: [g.dim(1, 3, 'N'), cin, ...spatial(g, r, 1, 6)] };
+      const w = weights(g, 'float', [cin, mPer, ...geo.kernel], 2);
+      const attrs = [...geo.attrs];
+      if (group > 1) attrs.push(A(g, 'group', group));
+      if (g.chance(0.3)) attrs.push(A(g, 'output_padding', geo.kernel.map(() => g.pick(0, 1))));
+      else if (g.chance(0.2)) attrs.push(A(g, 'output_shape', geo.kernel.map(() => g.pick(1, 12))));
+      const inputs = [x, w];
+      if (g.chance(0.3)) inputs.push({ type: 'float', dims: [mPer * group] });
+      return { inputs, attrs };
+    },
+  },
+  { op: 'MaxPool', versions: [1, 8, 10, 11, 12, 22], gen: (g, v) => poolCase(g, v, 'MaxPool') },
+  { op: 'AveragePool', versions: [7, 10, 11, 19, 22], gen: (g, v) => poolCase(g, v, 'AveragePool') },
+  { op: 'LpPool', versions: [2, 11, 18, 22], gen: (g, v) => poolCase(g, v, 'LpPool') },
+  { op: 'GlobalAveragePool', versions: [1, 22], gen: globalCase },
+  { op: 'GlobalMaxPool', versions: [1, 22], gen: globalCase },
+  { op: 'GlobalLpPool', versions: [2], gen: globalCase },
+];
