@@ -91,7 +91,7 @@
   X(EYE_LIKE, "EyeLike", none, 0, (9, 22)) \
   X(FLATTEN, "Flatten", none, 0, (1, 9, 11, 13, 21, 23, 24, 25)) \
   X(FLOOR, "Floor", none, 0, (1, 6, 13)) \
-  X(GRU, "GRU", none, 0, (1, 3, 7, 14, 22)) \
+  X(GRU, "GRU", rnn, 0, (1, 3, 7, 14, 22)) \
   X(GATHER, "Gather", gather, 0, (1, 11, 13)) \
   X(GATHER_ELEMENTS, "GatherElements", none, 0, (11, 13)) \
   X(GATHER_ND, "GatherND", none, 0, (11, 12, 13)) \
@@ -116,7 +116,7 @@
   X(IS_INF, "IsInf", none, 0, (10, 20)) \
   X(IS_NAN, "IsNaN", none, 0, (9, 13, 20)) \
   X(LRN, "LRN", none, 0, (1, 13)) \
-  X(LSTM, "LSTM", none, 0, (1, 7, 14, 22)) \
+  X(LSTM, "LSTM", rnn, 0, (1, 7, 14, 22)) \
   X(LAYER_NORMALIZATION, "LayerNormalization", none, 0, (17)) \
   X(LEAKY_RELU, "LeakyRelu", none, 0, (1, 6, 16)) \
   X(LESS, "Less", none, 0, (1, 7, 9, 13)) \
@@ -158,7 +158,7 @@
   X(QLINEAR_MATMUL, "QLinearMatMul", none, 0, (10, 21)) \
   X(QUANTIZE_LINEAR, "QuantizeLinear", none, 0, (10, 13, 19, 21, 23, 24, 25)) \
   X(RMS_NORMALIZATION, "RMSNormalization", none, 0, (23)) \
-  X(RNN, "RNN", none, 0, (1, 7, 14, 22)) \
+  X(RNN, "RNN", rnn, 0, (1, 7, 14, 22)) \
   X(RANDOM_NORMAL, "RandomNormal", none, 0, (1, 22)) \
   X(RANDOM_NORMAL_LIKE, "RandomNormalLike", none, 0, (1, 22)) \
   X(RANDOM_UNIFORM, "RandomUniform", none, 0, (1, 22)) \

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Convolution and pooling: Conv, ConvInteger, QLinearConv, ConvTranspose,
- * MaxPool, AveragePool, LpPool and the global pools. Each output is [N,
+ * MaxPool, AveragePool, LpPool and the global pools; the recurrent layers
+ * LSTM, GRU and RNN. A convolution's or pool's output is [N,
  * channels, spatial...] over the input's rank, the spatial dims from the
  * window's geometry (kernel, strides, dilations, pads or auto_pad) as
  * ONNX's specification and onnxruntime agree; where they do not, or the
@@ -292,6 +293,46 @@ static int eval_global_pool(an_ctx *c, const graph_node *n) {
   return 1;
 }
 
+/* The recurrent layers (LSTM, GRU, RNN): the directions, 2 for
+ * "bidirectional", 1 for "forward" (the default) and "reverse". */
+static an_elem rnn_directions(const graph_node *n) {
+  if (an_attr_is(n, "direction", "bidirectional")) return an_num(2);
+  if (!an_has_attr(n, "direction") || an_attr_is(n, "direction", "forward") ||
+      an_attr_is(n, "direction", "reverse"))
+    return an_num(1);
+  return an_unknown();
+}
+
+/* LSTM, GRU, RNN: Y [seq, dirs, batch, hidden], Y_h and Y_c [dirs, batch,
+ * hidden] (layout 1, version 14 on: batch first), X's type; hidden is the
+ * hidden_size attribute (onnxruntime requires it). Before version 7, Y
+ * depends on output_sequence, which the specification leaves vague: not
+ * known. */
+static int eval_rnn(an_ctx *c, const graph_node *n) {
+  const slot_info *x = in(c, n, 0);
+  if (x == NULL) return 1;
+  int64_t layout = n->version >= 14 ? an_attr_int(n, "layout", 0) : 0;
+  int64_t hidden = an_attr_int(n, "hidden_size", 0);
+  int x_ok = x->rank_known && x->rank == 3 && (layout == 0 || layout == 1);
+  an_elem seq = x_ok ? x->dims[layout] : an_unknown();
+  an_elem batch = x_ok ? x->dims[1 - layout] : an_unknown();
+  for (size_t k = 0; k < 3; k++) {
+    slot_info *out = an_out(c, n, k);
+    if (out == NULL) continue;
+    out->type = x->type;
+    if ((layout != 0 && layout != 1) || (k == 0 && n->version < 7)) continue;
+    an_elem dims[4];
+    size_t r = 0;
+    if (layout == 1) dims[r++] = batch;
+    if (k == 0) dims[r++] = seq;
+    dims[r++] = rnn_directions(n);
+    if (layout == 0) dims[r++] = batch;
+    dims[r++] = hidden > 0 ? an_num(hidden) : an_unknown();
+    if (!an_set_dims(c, out, dims, r)) return 0;
+  }
+  return 1;
+}
+
 #define CONV_HANDLER(h, call)                                                              \
   onnxshape_status onnxshape__an_op_##h(an_ctx *c, const graph_node *n, onnxshape_diag *diag) { \
     (void)diag;                                                                            \
@@ -303,4 +344,5 @@ CONV_HANDLER(qlinear_conv, eval_conv(c, n, CONV_QLINEAR))
 CONV_HANDLER(conv_transpose, eval_conv(c, n, CONV_TRANSPOSE))
 CONV_HANDLER(pool, eval_pool(c, n))
 CONV_HANDLER(global_pool, eval_global_pool(c, n))
+CONV_HANDLER(rnn, eval_rnn(c, n))
 #undef CONV_HANDLER

@@ -87,6 +87,28 @@ const globalCase = (g) => ({
   inputs: [{ type: 'float', dims: [g.dim(1, 3, 'N'), g.dim(1, 4, 'C'), ...spatial(g, g.pick(1, 3), 1, 6)] }],
 });
 
+// A recurrent layer with `gates` gates: X [seq, batch, input] (batch
+// first with layout 1), W, R (initializers or inputs), B sometimes; every
+// output asked for.
+function rnnCase(g, v, gates, outputs) {
+  const dirs = g.choice([['forward', 1], ['reverse', 1], ['bidirectional', 2], [null, 1]]);
+  const hidden = g.pick(1, 4);
+  const input = g.pick(1, 3);
+  // onnxruntime refuses layout 1 (batch first): seldom drawn
+  const layout = v >= 14 && g.chance(0.1) ? 1 : 0;
+  const seq = g.dim(1, 5, 'S');
+  const batch = g.dim(1, 3, 'B');
+  const x = { type: 'float', dims: layout ? [batch, seq, input] : [seq, batch, input] };
+  const wt = (dims) => (g.chance(0.5) ? { type: 'float', dims, values: new Array(dims.reduce((a, d) => a * d, 1)).fill(0.1) }
+                                      : { type: 'float', dims });
+  const inputs = [x, wt([dirs[1], gates * hidden, input]), wt([dirs[1], gates * hidden, hidden])];
+  if (g.chance(0.3)) inputs.push(wt([dirs[1], 2 * gates * hidden]));
+  const attrs = [A(g, 'hidden_size', hidden)];
+  if (dirs[0]) attrs.push(g.E.attrString('direction', dirs[0]));
+  if (layout || (v >= 14 && g.chance(0.2))) attrs.push(A(g, 'layout', layout));
+  return { inputs, attrs, outputs };
+}
+
 module.exports = [
   {
     op: 'Conv',
@@ -146,4 +168,7 @@ module.exports = [
   { op: 'GlobalAveragePool', versions: [1, 22], gen: globalCase },
   { op: 'GlobalMaxPool', versions: [1, 22], gen: globalCase },
   { op: 'GlobalLpPool', versions: [2], gen: globalCase },
+  { op: 'LSTM', versions: [7, 14, 22], gen: (g, v) => rnnCase(g, v, 4, 3) },
+  { op: 'GRU', versions: [7, 14, 22], gen: (g, v) => rnnCase(g, v, 3, 2) },
+  { op: 'RNN', versions: [7, 14, 22], gen: (g, v) => rnnCase(g, v, 1, 2) },
 ];
