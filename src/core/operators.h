@@ -53,7 +53,7 @@
   X(BITWISE_NOT, "BitwiseNot", none, 0, (18)) \
   X(BITWISE_OR, "BitwiseOr", none, 0, (18)) \
   X(BITWISE_XOR, "BitwiseXor", none, 0, (18)) \
-  X(BLACKMAN_WINDOW, "BlackmanWindow", none, 0, (17)) \
+  X(BLACKMAN_WINDOW, "BlackmanWindow", window_function, 0, (17)) \
   X(CAST, "Cast", cast, 0, (1, 6, 9, 13, 19, 21, 23, 24, 25)) \
   X(CAST_LIKE, "CastLike", none, 0, (15, 19, 21, 23, 24, 25)) \
   X(CAUSAL_CONV_WITH_STATE, "CausalConvWithState", none, 0, (27)) \
@@ -78,7 +78,7 @@
   X(DEFORM_CONV, "DeformConv", none, 0, (19, 22)) \
   X(DEPTH_TO_SPACE, "DepthToSpace", none, 0, (1, 11, 13)) \
   X(DEQUANTIZE_LINEAR, "DequantizeLinear", none, 0, (10, 13, 19, 21, 23, 24, 25)) \
-  X(DET, "Det", none, 0, (11, 22)) \
+  X(DET, "Det", det, 0, (11, 22)) \
   X(DIV, "Div", arith, 0, (1, 6, 7, 13, 14)) \
   X(DROPOUT, "Dropout", none, 0, (1, 6, 7, 10, 12, 13, 22)) \
   X(DYNAMIC_QUANTIZE_LINEAR, "DynamicQuantizeLinear", none, 0, (11)) \
@@ -102,10 +102,10 @@
   X(GLOBAL_MAX_POOL, "GlobalMaxPool", global_pool, 0, (1, 22)) \
   X(GREATER, "Greater", none, 0, (1, 7, 9, 13)) \
   X(GREATER_OR_EQUAL, "GreaterOrEqual", none, 0, (12, 16)) \
-  X(GRID_SAMPLE, "GridSample", none, 0, (16, 20, 22)) \
+  X(GRID_SAMPLE, "GridSample", grid_sample, 0, (16, 20, 22)) \
   X(GROUP_NORMALIZATION, "GroupNormalization", none, 0, (18, 21)) \
-  X(HAMMING_WINDOW, "HammingWindow", none, 0, (17)) \
-  X(HANN_WINDOW, "HannWindow", none, 0, (17)) \
+  X(HAMMING_WINDOW, "HammingWindow", window_function, 0, (17)) \
+  X(HANN_WINDOW, "HannWindow", window_function, 0, (17)) \
   X(HARD_SIGMOID, "HardSigmoid", none, 0, (1, 6, 22)) \
   X(HARD_SWISH, "HardSwish", none, 0, (14, 22)) \
   X(HARDMAX, "Hardmax", none, 0, (1, 11, 13)) \
@@ -131,7 +131,7 @@
   X(MATMUL_INTEGER, "MatMulInteger", none, 0, (10)) \
   X(MAX, "Max", arith, 0, (1, 6, 8, 12, 13)) \
   X(MAX_POOL, "MaxPool", pool, 0, (1, 8, 10, 11, 12, 22)) \
-  X(MAX_ROI_POOL, "MaxRoiPool", none, 0, (1, 22)) \
+  X(MAX_ROI_POOL, "MaxRoiPool", roi, 0, (1, 22)) \
   X(MAX_UNPOOL, "MaxUnpool", none, 0, (9, 11, 22)) \
   X(MEAN, "Mean", none, 0, (1, 6, 8, 13)) \
   X(MEAN_VARIANCE_NORMALIZATION, "MeanVarianceNormalization", none, 0, (9, 13)) \
@@ -143,7 +143,7 @@
   X(MULTINOMIAL, "Multinomial", none, 0, (7, 22)) \
   X(NEG, "Neg", none, 0, (1, 6, 13)) \
   X(NEGATIVE_LOG_LIKELIHOOD_LOSS, "NegativeLogLikelihoodLoss", none, 0, (12, 13, 22)) \
-  X(NON_MAX_SUPPRESSION, "NonMaxSuppression", none, 0, (10, 11)) \
+  X(NON_MAX_SUPPRESSION, "NonMaxSuppression", non_max_suppression, 0, (10, 11)) \
   X(NON_ZERO, "NonZero", none, 0, (9, 13)) \
   X(NOT, "Not", not, 0, (1)) \
   X(ONE_HOT, "OneHot", none, 0, (9, 11)) \
@@ -179,8 +179,8 @@
   X(RELU, "Relu", none, 0, (1, 6, 13, 14)) \
   X(RESHAPE, "Reshape", reshape, OPF_KERNEL | OPF_STRICT, ONNXSHAPE__CATALOG(RESHAPE)) \
   X(RESIZE, "Resize", none, 0, (10, 11, 13, 18, 19)) \
-  X(REVERSE_SEQUENCE, "ReverseSequence", none, 0, (10)) \
-  X(ROI_ALIGN, "RoiAlign", none, 0, (10, 16, 22)) \
+  X(REVERSE_SEQUENCE, "ReverseSequence", reverse_sequence, 0, (10)) \
+  X(ROI_ALIGN, "RoiAlign", roi, 0, (10, 16, 22)) \
   X(ROTARY_EMBEDDING, "RotaryEmbedding", none, 0, (23)) \
   X(ROUND, "Round", none, 0, (11, 22)) \
   X(STFT, "STFT", none, 0, (17)) \

@@ -225,14 +225,20 @@ static an_elem window_dim(an_ctx *c, const window *w, size_t i, an_elem in) {
   return forward_dim(c, w, i, in);
 }
 
+/* out: [N, ch, ?...] over x's rank (known, at least 2). */
+static int batch_channels(an_ctx *c, slot_info *out, const slot_info *x, an_elem ch) {
+  if (!an_set_unknown_dims(c, out, x->rank)) return 0;
+  out->dims[0] = x->dims[0];
+  out->dims[1] = ch;
+  return 1;
+}
+
 /* out: [N, ch, spatial...] over x's rank (at least 3), the spatial dims
  * unknown when the window is not (ok 0). */
 static int window_output(an_ctx *c, slot_info *out, const slot_info *x, an_elem ch,
                          const window *win, int ok) {
   if (out == NULL || !x->rank_known || x->rank < 3) return 1;
-  if (!an_set_unknown_dims(c, out, x->rank)) return 0;
-  out->dims[0] = x->dims[0];
-  out->dims[1] = ch;
+  if (!batch_channels(c, out, x, ch)) return 0;
   for (size_t i = 0; ok && i < win->r; i++) out->dims[i + 2] = window_dim(c, win, i, x->dims[i + 2]);
   return 1;
 }
@@ -286,9 +292,7 @@ static int eval_global_pool(an_ctx *c, const graph_node *n) {
   if (out == NULL || x == NULL) return 1;
   out->type = x->type;
   if (!x->rank_known || x->rank < 2) return 1;
-  if (!an_set_rank(c, out, x->rank)) return 0;
-  out->dims[0] = x->dims[0];
-  out->dims[1] = x->dims[1];
+  if (!batch_channels(c, out, x, x->dims[1])) return 0;
   for (size_t i = 2; i < x->rank; i++) out->dims[i] = an_num(1);
   return 1;
 }
@@ -333,6 +337,82 @@ static int eval_rnn(an_ctx *c, const graph_node *n) {
   return 1;
 }
 
+/* out: x's type and its dims but the last `drop`. */
+static int leading_dims(an_ctx *c, slot_info *out, const slot_info *x, size_t drop) {
+  out->type = x->type;
+  if (!x->rank_known || x->rank < drop) return 1;
+  return an_set_dims(c, out, x->dims, x->rank - drop);
+}
+
+/* ReverseSequence: the input's shape; Det: [*, M, M] to [*]. */
+static int eval_det_like(an_ctx *c, const graph_node *n, size_t drop) {
+  slot_info *out = an_out(c, n, 0);
+  const slot_info *x = in(c, n, 0);
+  return out == NULL || x == NULL || leading_dims(c, out, x, drop);
+}
+
+/* NonMaxSuppression: [selected, 3] int64, the count a fresh symbol named
+ * after the node (it depends on the scores). */
+static int eval_nms(an_ctx *c, const graph_node *n) {
+  slot_info *out = an_out(c, n, 0);
+  if (out == NULL) return 1;
+  out->type = ONNXSHAPE_TYPE_INT64;
+  an_elem dims[2] = {an_expr_fresh(c->x, n->label), an_num(3)};
+  return an_set_dims(c, out, dims, 2);
+}
+
+/* HannWindow, HammingWindow, BlackmanWindow: [size] (input 0's value, a
+ * number >= 0 or an expression), of type output_datatype (float by
+ * default). */
+static int eval_window_fn(an_ctx *c, const graph_node *n) {
+  slot_info *out = an_out(c, n, 0);
+  const slot_info *size = in(c, n, 0);
+  if (out == NULL) return 1;
+  int64_t t = an_attr_int(n, "output_datatype", ONNXSHAPE_TYPE_FLOAT);
+  out->type = t > 0 && t <= ONNXSHAPE_TYPE_LAST ? (int32_t)t : 0;
+  if (size == NULL || !size->vals_known || size->n_vals != 1) return 1;
+  an_elem d = size->vals[0];
+  if (!an_is_set(d) || (d.known && d.v < 0)) return an_set_unknown_dims(c, out, 1);
+  return an_set_dims(c, out, &d, 1);
+}
+
+/* RoiAlign and MaxRoiPool: [rois, C, height, width], the rois counted by
+ * input 1's first dim (or RoiAlign's batch_indices), height and width
+ * output_height and output_width (default 1) or pooled_shape. */
+static int eval_roi(an_ctx *c, const graph_node *n) {
+  slot_info *out = an_out(c, n, 0);
+  const slot_info *x = in(c, n, 0), *rois = in(c, n, 1), *idx = in(c, n, 2);
+  if (out == NULL || x == NULL) return 1;
+  out->type = x->type;
+  an_elem dims[4] = {an_unknown(), an_unknown(), an_unknown(), an_unknown()};
+  if (rois != NULL && rois->rank_known && rois->rank == 2) dims[0] = rois->dims[0];
+  if (!an_is_set(dims[0]) && idx != NULL && idx->rank_known && idx->rank == 1) dims[0] = idx->dims[0];
+  if (x->rank_known && x->rank == 4) dims[1] = x->dims[1];
+  size_t len = 0;
+  const int64_t *pooled = an_attr_ints(n, "pooled_shape", &len);
+  int64_t hw[2] = {an_attr_int(n, "output_height", 1), an_attr_int(n, "output_width", 1)};
+  if (n->op == OP_MAX_ROI_POOL) {
+    hw[0] = pooled != NULL && len == 2 ? pooled[0] : 0;
+    hw[1] = pooled != NULL && len == 2 ? pooled[1] : 0;
+  }
+  for (size_t i = 0; i < 2; i++) dims[2 + i] = hw[i] > 0 ? an_num(hw[i]) : an_unknown();
+  return an_set_dims(c, out, dims, 4);
+}
+
+/* GridSample: [N, C, grid's dims 1 .. r-2] over X's rank r (grid: [N,
+ * out..., r-2]). */
+static int eval_grid_sample(an_ctx *c, const graph_node *n) {
+  slot_info *out = an_out(c, n, 0);
+  const slot_info *x = in(c, n, 0), *grid = in(c, n, 1);
+  if (out == NULL || x == NULL) return 1;
+  out->type = x->type;
+  if (!x->rank_known || x->rank < 3) return 1;
+  if (!batch_channels(c, out, x, x->dims[1])) return 0;
+  if (grid == NULL || !grid->rank_known || grid->rank != x->rank) return 1;
+  for (size_t i = 2; i < x->rank; i++) out->dims[i] = grid->dims[i - 1];
+  return 1;
+}
+
 #define CONV_HANDLER(h, call)                                                              \
   onnxshape_status onnxshape__an_op_##h(an_ctx *c, const graph_node *n, onnxshape_diag *diag) { \
     (void)diag;                                                                            \
@@ -345,4 +425,10 @@ CONV_HANDLER(conv_transpose, eval_conv(c, n, CONV_TRANSPOSE))
 CONV_HANDLER(pool, eval_pool(c, n))
 CONV_HANDLER(global_pool, eval_global_pool(c, n))
 CONV_HANDLER(rnn, eval_rnn(c, n))
+CONV_HANDLER(reverse_sequence, eval_det_like(c, n, 0))
+CONV_HANDLER(det, eval_det_like(c, n, 2))
+CONV_HANDLER(non_max_suppression, eval_nms(c, n))
+CONV_HANDLER(window_function, eval_window_fn(c, n))
+CONV_HANDLER(roi, eval_roi(c, n))
+CONV_HANDLER(grid_sample, eval_grid_sample(c, n))
 #undef CONV_HANDLER

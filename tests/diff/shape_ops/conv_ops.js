@@ -109,6 +109,13 @@ function rnnCase(g, v, gates, outputs) {
   return { inputs, attrs, outputs };
 }
 
+const windowCase = (g) => {
+  const attrs = [];
+  if (g.chance(0.5)) attrs.push(A(g, 'output_datatype', g.choice([1, 11])));
+  if (g.chance(0.5)) attrs.push(A(g, 'periodic', g.pick(0, 1)));
+  return { inputs: [{ type: g.choice(['int32', 'int64']), dims: [], values: [g.pick(0, 9)] }], attrs };
+};
+
 module.exports = [
   {
     op: 'Conv',
@@ -171,4 +178,76 @@ module.exports = [
   { op: 'LSTM', versions: [7, 14, 22], gen: (g, v) => rnnCase(g, v, 4, 3) },
   { op: 'GRU', versions: [7, 14, 22], gen: (g, v) => rnnCase(g, v, 3, 2) },
   { op: 'RNN', versions: [7, 14, 22], gen: (g, v) => rnnCase(g, v, 1, 2) },
+  {
+    op: 'ReverseSequence',
+    versions: [10],
+    gen: (g) => {
+      const seq = g.dim(1, 5, 'S');
+      const batch = g.pick(1, 3);
+      const x = { type: g.choice(['float', 'int64']), dims: [seq, batch, ...spatial(g, g.pick(0, 2), 1, 3)] };
+      const lens = { type: 'int64', dims: [batch], values: Array.from({ length: batch }, () => g.pick(1, seq.v)) };
+      return { inputs: [x, lens] };
+    },
+  },
+  {
+    op: 'Det',
+    versions: [11, 22],
+    gen: (g) => {
+      const m = g.dim(1, 4, 'M');
+      return { inputs: [{ type: 'float', dims: [...spatial(g, g.pick(0, 2), 1, 3), m, m] }] };
+    },
+  },
+  {
+    // The count of selected boxes depends on the scores: a fresh symbol,
+    // never exact (only its rank, type and the 3 are checked).
+    op: 'NonMaxSuppression',
+    versions: [10, 11],
+    min_exact: 0,
+    gen: (g) => {
+      const b = g.dim(1, 2, 'B');
+      const nb = g.dim(1, 6, 'N');
+      const inputs = [{ type: 'float', dims: [b, nb, 4] }, { type: 'float', dims: [b, g.dim(1, 3, 'C'), nb] }];
+      if (g.chance(0.6)) inputs.push({ type: 'int64', dims: [], values: [g.pick(0, 4)] });
+      return { inputs };
+    },
+  },
+  { op: 'HannWindow', versions: [17], gen: windowCase },
+  { op: 'HammingWindow', versions: [17], gen: windowCase },
+  { op: 'BlackmanWindow', versions: [17], gen: windowCase },
+  {
+    op: 'RoiAlign',
+    versions: [10, 16], // onnxruntime has no RoiAlign-22 nor MaxRoiPool-22
+    gen: (g) => {
+      const r = g.dim(1, 4, 'R');
+      const n = g.pick(1, 2);
+      const x = { type: 'float', dims: [n, g.dim(1, 3, 'C'), g.dim(2, 6, 'H'), g.dim(2, 6, 'W')] };
+      const rois = { type: 'float', dims: [r, 4], range: [0, 2] };
+      const idx = { type: 'int64', dims: [r], range: [0, n - 1] };
+      const attrs = [];
+      if (g.chance(0.5)) attrs.push(A(g, 'output_height', g.pick(1, 4)));
+      if (g.chance(0.5)) attrs.push(A(g, 'output_width', g.pick(1, 4)));
+      return { inputs: [x, rois, idx], attrs };
+    },
+  },
+  {
+    op: 'MaxRoiPool',
+    versions: [1],
+    gen: (g) => {
+      const x = { type: 'float', dims: [1, g.dim(1, 3, 'C'), g.dim(2, 6, 'H'), g.dim(2, 6, 'W')] };
+      const r = g.pick(1, 3);
+      const rois = { type: 'float', dims: [r, 5], values: Array.from({ length: r }, () => [0, 0, 0, 1, 1]).flat() };
+      return { inputs: [x, rois], attrs: [A(g, 'pooled_shape', [g.pick(1, 3), g.pick(1, 3)])] };
+    },
+  },
+  {
+    op: 'GridSample',
+    versions: [16, 20, 22],
+    gen: (g, v) => {
+      const r = v >= 20 ? g.pick(2, 3) : 2;
+      const n = g.dim(1, 2, 'N');
+      const x = { type: 'float', dims: [n, g.dim(1, 3, 'C'), ...spatial(g, r, 2, 5)] };
+      const grid = { type: 'float', dims: [n, ...Array.from({ length: r }, (_, i) => g.dim(1, 5, `o${i}`)), r] };
+      return { inputs: [x, grid] };
+    },
+  },
 ];
