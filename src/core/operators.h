@@ -35,7 +35,7 @@
   X(ACOS, "Acos", none, 0, (7, 22)) \
   X(ACOSH, "Acosh", none, 0, (9, 22)) \
   X(ADD, "Add", arith, 0, (1, 6, 7, 13, 14)) \
-  X(AFFINE_GRID, "AffineGrid", none, 0, (20)) \
+  X(AFFINE_GRID, "AffineGrid", affine_grid, 0, (20)) \
   X(AND, "And", none, 0, (1, 7)) \
   X(ARG_MAX, "ArgMax", none, 0, (1, 11, 12, 13)) \
   X(ARG_MIN, "ArgMin", none, 0, (1, 11, 12, 13)) \
@@ -59,9 +59,9 @@
   X(CAUSAL_CONV_WITH_STATE, "CausalConvWithState", none, 0, (27)) \
   X(CEIL, "Ceil", none, 0, (1, 6, 13)) \
   X(CELU, "Celu", none, 0, (12, 28)) \
-  X(CENTER_CROP_PAD, "CenterCropPad", none, 0, (18)) \
+  X(CENTER_CROP_PAD, "CenterCropPad", center_crop_pad, 0, (18)) \
   X(CLIP, "Clip", none, 0, (1, 6, 11, 12, 13)) \
-  X(COL2IM, "Col2Im", none, 0, (18)) \
+  X(COL2IM, "Col2Im", col2im, 0, (18)) \
   X(COMPRESS, "Compress", none, 0, (9, 11)) \
   X(CONCAT, "Concat", concat, 0, (1, 4, 11, 13)) \
   X(CONCAT_FROM_SEQUENCE, "ConcatFromSequence", none, 0, (11)) \
@@ -132,7 +132,7 @@
   X(MAX, "Max", arith, 0, (1, 6, 8, 12, 13)) \
   X(MAX_POOL, "MaxPool", pool, 0, (1, 8, 10, 11, 12, 22)) \
   X(MAX_ROI_POOL, "MaxRoiPool", roi, 0, (1, 22)) \
-  X(MAX_UNPOOL, "MaxUnpool", none, 0, (9, 11, 22)) \
+  X(MAX_UNPOOL, "MaxUnpool", max_unpool, 0, (9, 11, 22)) \
   X(MEAN, "Mean", none, 0, (1, 6, 8, 13)) \
   X(MEAN_VARIANCE_NORMALIZATION, "MeanVarianceNormalization", none, 0, (9, 13)) \
   X(MEL_WEIGHT_MATRIX, "MelWeightMatrix", none, 0, (17)) \

@@ -413,6 +413,100 @@ static int eval_grid_sample(an_ctx *c, const graph_node *n) {
   return 1;
 }
 
+/* Input k's elements when they are all known or expressions and there
+ * are `want` of them (0: any number up to WIN_MAX + 2): their count, or 0. */
+static size_t value_dims(an_ctx *c, const graph_node *n, size_t k, size_t want, const an_elem **v) {
+  const slot_info *s = in(c, n, k);
+  if (s == NULL || !s->vals_known || s->n_vals == 0 || s->n_vals > WIN_MAX + 2) return 0;
+  if (want != 0 && s->n_vals != want) return 0;
+  for (size_t i = 0; i < s->n_vals; i++) {
+    if (!an_is_set(s->vals[i]) || (s->vals[i].known && s->vals[i].v < 0)) return 0;
+  }
+  *v = s->vals;
+  return s->n_vals;
+}
+
+/* MaxUnpool: output_shape (input 2) when given, else per spatial dim
+ * s*(in - 1) + k - pads (ConvTranspose's rule without dilation). */
+static int eval_max_unpool(an_ctx *c, const graph_node *n) {
+  slot_info *out = an_out(c, n, 0);
+  const slot_info *x = in(c, n, 0);
+  if (out == NULL || x == NULL) return 1;
+  out->type = x->type;
+  if (in(c, n, 2) != NULL) {
+    const an_elem *v = NULL;
+    size_t r = value_dims(c, n, 2, x->rank_known ? x->rank : 0, &v);
+    return r == 0 || an_set_dims(c, out, v, r);
+  }
+  window win;
+  int ok = x->rank_known && x->rank >= 3 &&
+           read_window(n, NULL, x->rank - 2, RULE_TRANSPOSE, &win);
+  return window_output(c, out, x, x->rank_known && x->rank >= 3 ? x->dims[1] : an_unknown(),
+                       &win, ok);
+}
+
+/* AffineGrid: size [N, C, H, W] gives [N, H, W, 2], [N, C, D, H, W] gives
+ * [N, D, H, W, 3]; theta's type. */
+static int eval_affine_grid(an_ctx *c, const graph_node *n) {
+  slot_info *out = an_out(c, n, 0);
+  const slot_info *theta = in(c, n, 0);
+  if (out == NULL) return 1;
+  out->type = theta != NULL ? theta->type : 0;
+  const an_elem *v = NULL;
+  size_t r = value_dims(c, n, 1, 0, &v);
+  if (r != 4 && r != 5) return 1;
+  an_elem dims[5];
+  dims[0] = v[0];
+  for (size_t i = 2; i < r; i++) dims[i - 1] = v[i];
+  dims[r - 1] = an_num((int64_t)r - 2);
+  return an_set_dims(c, out, dims, r);
+}
+
+/* CenterCropPad: the input's dims with those of `axes` (all by default)
+ * replaced by shape's values (an axis twice: not known). */
+static int eval_center_crop_pad(an_ctx *c, const graph_node *n) {
+  slot_info *out = an_out(c, n, 0);
+  const slot_info *x = in(c, n, 0);
+  if (out == NULL || x == NULL) return 1;
+  out->type = x->type;
+  if (!x->rank_known || x->rank > WIN_MAX + 2) return 1;
+  size_t n_axes = x->rank;
+  const int64_t *axes = an_attr_ints(n, "axes", &n_axes);
+  if (axes == NULL) n_axes = x->rank;
+  const an_elem *v = NULL;
+  if (n_axes == 0 || value_dims(c, n, 1, n_axes, &v) == 0) return 1;
+  an_elem dims[WIN_MAX + 2];
+  int set[WIN_MAX + 2] = {0};
+  memcpy(dims, x->dims, x->rank * sizeof *dims);
+  for (size_t i = 0; i < n_axes; i++) {
+    int64_t a = axes == NULL ? (int64_t)i : an_norm_axis(axes[i], x->rank, 1);
+    if (a < 0 || set[a]) return 1;
+    set[a] = 1;
+    dims[a] = v[i];
+  }
+  return an_set_dims(c, out, dims, x->rank);
+}
+
+/* Col2Im: input [N, C*prod(block), L], image_shape and block_shape of r
+ * values: [N, C, image...] (C the exact quotient). */
+static int eval_col2im(an_ctx *c, const graph_node *n) {
+  slot_info *out = an_out(c, n, 0);
+  const slot_info *x = in(c, n, 0);
+  if (out == NULL || x == NULL) return 1;
+  out->type = x->type;
+  const an_elem *image = NULL, *block = NULL;
+  size_t r = value_dims(c, n, 1, 0, &image);
+  if (r == 0 || r > WIN_MAX || value_dims(c, n, 2, r, &block) != r) return 1;
+  an_elem dims[WIN_MAX + 2], prod = an_num(1);
+  for (size_t i = 0; i < r; i++) prod = an_expr_mul(c->x, prod, block[i]);
+  int x_ok = x->rank_known && x->rank == 3;
+  dims[0] = x_ok ? x->dims[0] : an_unknown();
+  dims[1] = x_ok && !(prod.known && prod.v == 0) ? an_expr_div_exact(c->x, x->dims[1], prod)
+                                                 : an_unknown();
+  memcpy(dims + 2, image, r * sizeof *dims);
+  return an_set_dims(c, out, dims, r + 2);
+}
+
 #define CONV_HANDLER(h, call)                                                              \
   onnxshape_status onnxshape__an_op_##h(an_ctx *c, const graph_node *n, onnxshape_diag *diag) { \
     (void)diag;                                                                            \
@@ -431,4 +525,8 @@ CONV_HANDLER(non_max_suppression, eval_nms(c, n))
 CONV_HANDLER(window_function, eval_window_fn(c, n))
 CONV_HANDLER(roi, eval_roi(c, n))
 CONV_HANDLER(grid_sample, eval_grid_sample(c, n))
+CONV_HANDLER(max_unpool, eval_max_unpool(c, n))
+CONV_HANDLER(affine_grid, eval_affine_grid(c, n))
+CONV_HANDLER(center_crop_pad, eval_center_crop_pad(c, n))
+CONV_HANDLER(col2im, eval_col2im(c, n))
 #undef CONV_HANDLER

@@ -240,6 +240,69 @@ module.exports = [
     },
   },
   {
+    op: 'MaxUnpool',
+    versions: [9, 11, 22],
+    gen: (g) => {
+      const r = g.pick(1, 2);
+      const kernel = Array.from({ length: r }, () => g.pick(1, 3));
+      const strides = kernel.map(() => g.pick(1, 3));
+      const x = { type: 'float', dims: [g.dim(1, 2, 'N'), g.dim(1, 3, 'C'), ...spatial(g, r, 1, 4)] };
+      // indices 0: valid for any output size
+      const idx = { type: 'int64', dims: x.dims, range: [0, 0] };
+      const attrs = [A(g, 'kernel_shape', kernel), A(g, 'strides', strides)];
+      if (g.chance(0.4)) attrs.push(A(g, 'pads', [...kernel, ...kernel].map((k) => g.pick(0, k - 1))));
+      const inputs = [x, idx];
+      if (g.chance(0.3)) {
+        const vals = x.dims.map((d, k) => (k < 2 ? d.v : (d.v - 1) * strides[k - 2] + kernel[k - 2] + g.pick(0, 1)));
+        inputs.push({ type: 'int64', dims: [vals.length], values: vals });
+      }
+      return { inputs, attrs };
+    },
+  },
+  {
+    op: 'AffineGrid',
+    versions: [20],
+    gen: (g) => {
+      const r = g.pick(2, 3);
+      const n = g.pick(1, 2);
+      const size = [n, g.pick(1, 3), ...Array.from({ length: r }, () => g.pick(1, 5))];
+      const theta = { type: 'float', dims: [n, r, r + 1] };
+      const attrs = g.chance(0.5) ? [A(g, 'align_corners', g.pick(0, 1))] : [];
+      return { inputs: [theta, { type: 'int64', dims: [size.length], values: size }], attrs };
+    },
+  },
+  {
+    op: 'CenterCropPad',
+    versions: [18],
+    gen: (g) => {
+      const r = g.pick(1, 4);
+      const x = { type: g.choice(['float', 'int64']), dims: spatial(g, r, 1, 6) };
+      const attrs = [];
+      let axes = Array.from({ length: r }, (_, k) => k);
+      if (g.chance(0.5)) {
+        axes = axes.filter(() => g.chance(0.6));
+        if (axes.length === 0) axes = [0];
+        attrs.push(A(g, 'axes', axes.map((a) => (g.chance(0.3) ? a - r : a))));
+      }
+      const shape = axes.map(() => g.pick(1, 7));
+      return { inputs: [x, { type: 'int64', dims: [shape.length], values: shape }], attrs };
+    },
+  },
+  {
+    op: 'Col2Im',
+    versions: [18],
+    gen: (g) => {
+      const r = g.pick(1, 2);
+      const block = Array.from({ length: r }, () => g.pick(1, 3));
+      const image = block.map((b) => b + g.pick(0, 3));
+      const blocks = image.reduce((a, d, k) => a * (d - block[k] + 1), 1);
+      const c = g.pick(1, 3);
+      const x = { type: 'float', dims: [g.dim(1, 2, 'N'), c * block.reduce((a, b) => a * b, 1), g.dim(blocks, blocks, 'L')] };
+      const ints = (v) => ({ type: 'int64', dims: [v.length], values: v });
+      return { inputs: [x, ints(image), ints(block)] };
+    },
+  },
+  {
     op: 'GridSample',
     versions: [16, 20, 22],
     gen: (g, v) => {
