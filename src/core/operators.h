@@ -74,7 +74,7 @@
   X(COSH, "Cosh", none, 0, (9, 22)) \
   X(CUM_PROD, "CumProd", none, 0, (26)) \
   X(CUM_SUM, "CumSum", none, 0, (11, 14)) \
-  X(DFT, "DFT", none, 0, (17, 20)) \
+  X(DFT, "DFT", dft, 0, (17, 20)) \
   X(DEFORM_CONV, "DeformConv", none, 0, (19, 22)) \
   X(DEPTH_TO_SPACE, "DepthToSpace", none, 0, (1, 11, 13)) \
   X(DEQUANTIZE_LINEAR, "DequantizeLinear", none, 0, (10, 13, 19, 21, 23, 24, 25)) \
@@ -135,7 +135,7 @@
   X(MAX_UNPOOL, "MaxUnpool", max_unpool, 0, (9, 11, 22)) \
   X(MEAN, "Mean", none, 0, (1, 6, 8, 13)) \
   X(MEAN_VARIANCE_NORMALIZATION, "MeanVarianceNormalization", none, 0, (9, 13)) \
-  X(MEL_WEIGHT_MATRIX, "MelWeightMatrix", none, 0, (17)) \
+  X(MEL_WEIGHT_MATRIX, "MelWeightMatrix", mel_weight_matrix, 0, (17)) \
   X(MIN, "Min", arith, 0, (1, 6, 8, 12, 13)) \
   X(MISH, "Mish", none, 0, (18, 22)) \
   X(MOD, "Mod", none, 0, (10, 13)) \
@@ -183,7 +183,7 @@
   X(ROI_ALIGN, "RoiAlign", roi, 0, (10, 16, 22)) \
   X(ROTARY_EMBEDDING, "RotaryEmbedding", none, 0, (23)) \
   X(ROUND, "Round", none, 0, (11, 22)) \
-  X(STFT, "STFT", none, 0, (17)) \
+  X(STFT, "STFT", stft, 0, (17)) \
   X(SCAN, "Scan", none, OPF_GRAPHS, (8, 9, 11, 16, 19, 21, 23, 24, 25)) \
   X(SCATTER, "Scatter", none, 0, (9, 11)) \
   X(SCATTER_ELEMENTS, "ScatterElements", none, 0, (11, 13, 16, 18)) \

@@ -507,6 +507,89 @@ static int eval_col2im(an_ctx *c, const graph_node *n) {
   return an_set_dims(c, out, dims, r + 2);
 }
 
+/* Input k's one element when it is a number > 0 or an expression, else
+ * unknown (also when absent). */
+static an_elem scalar_size(an_ctx *c, const graph_node *n, size_t k) {
+  const slot_info *s = in(c, n, k);
+  if (s == NULL || !s->vals_known || s->n_vals != 1) return an_unknown();
+  an_elem v = s->vals[0];
+  return v.known && v.v <= 0 ? an_unknown() : v;
+}
+
+/* floor(len/2) + 1 (the one-sided spectrum of len points), or len. */
+static an_elem spectrum_bins(an_ctx *c, an_elem len, int onesided) {
+  if (!onesided) return len;
+  return an_expr_add(c->x, an_expr_floor_div(c->x, len, 2), an_num(1));
+}
+
+/* DFT: the input's dims with the last 2 (complex) and the axis's n
+ * (dft_length, or the axis's dim) one-sided when asked. The axis: an
+ * attribute (default 1) before version 20, then input 2 (default -2,
+ * negatives from the back from version 20), never the last dim. onesided
+ * only for a real input and not with inverse (the specification does not
+ * define those): else not known. */
+static int eval_dft(an_ctx *c, const graph_node *n) {
+  slot_info *out = an_out(c, n, 0);
+  const slot_info *x = in(c, n, 0);
+  if (out == NULL || x == NULL) return 1;
+  out->type = x->type;
+  if (!x->rank_known || x->rank < 2 || x->rank > WIN_MAX + 2) return 1;
+  int64_t axis = an_attr_int(n, "axis", 1);
+  if (n->version >= 20) {
+    const slot_info *a = in(c, n, 2);
+    int known = a != NULL && a->vals_known && a->n_vals == 1 && a->vals[0].known;
+    axis = a == NULL ? -2 : known ? a->vals[0].v : INT64_MIN;
+    if (axis < 0 && axis >= -(int64_t)x->rank) axis += (int64_t)x->rank;
+  }
+  int onesided = an_attr_int(n, "onesided", 0) != 0;
+  an_elem last = x->dims[x->rank - 1];
+  if (!an_set_dims(c, out, x->dims, x->rank)) return 0;
+  out->dims[x->rank - 1] = an_num(2);
+  if (axis < 0 || axis >= (int64_t)x->rank - 1 || (last.known && last.v != 1 && last.v != 2) ||
+      (onesided && (an_attr_int(n, "inverse", 0) != 0 || !last.known || last.v != 1))) {
+    return an_set_unknown_dims(c, out, x->rank);
+  }
+  an_elem len = in(c, n, 1) != NULL ? scalar_size(c, n, 1) : x->dims[axis];
+  out->dims[axis] = an_is_set(len) ? spectrum_bins(c, len, onesided) : an_unknown();
+  return 1;
+}
+
+/* STFT: signal [B, L, 1 or 2] to [B, frames, bins, 2]: frames =
+ * floor((L - frame_length)/frame_step) + 1, bins the one-sided spectrum
+ * of frame_length (input 3, or the window's length) unless onesided is
+ * 0. */
+static int eval_stft(an_ctx *c, const graph_node *n) {
+  slot_info *out = an_out(c, n, 0);
+  const slot_info *x = in(c, n, 0), *win = in(c, n, 2);
+  if (out == NULL || x == NULL) return 1;
+  out->type = x->type;
+  an_elem step = scalar_size(c, n, 1);
+  an_elem len = in(c, n, 3) != NULL ? scalar_size(c, n, 3)
+                : win != NULL && win->rank_known && win->rank == 1 ? win->dims[0]
+                                                                   : an_unknown();
+  an_elem dims[4] = {an_unknown(), an_unknown(), an_unknown(), an_num(2)};
+  if (x->rank_known && x->rank == 3) {
+    dims[0] = x->dims[0];
+    an_elem span = an_expr_sub(c->x, x->dims[1], len);
+    if (step.known && an_is_set(span) && !(span.known && span.v < 0))
+      dims[1] = an_expr_add(c->x, an_expr_floor_div(c->x, span, step.v), an_num(1));
+  }
+  if (an_is_set(len)) dims[2] = spectrum_bins(c, len, an_attr_int(n, "onesided", 1) != 0);
+  return an_set_dims(c, out, dims, 4);
+}
+
+/* MelWeightMatrix: [floor(dft_length/2) + 1, num_mel_bins], of type
+ * output_datatype (float by default). */
+static int eval_mel_weight_matrix(an_ctx *c, const graph_node *n) {
+  slot_info *out = an_out(c, n, 0);
+  if (out == NULL) return 1;
+  int64_t t = an_attr_int(n, "output_datatype", ONNXSHAPE_TYPE_FLOAT);
+  out->type = t > 0 && t <= ONNXSHAPE_TYPE_LAST ? (int32_t)t : 0;
+  an_elem len = scalar_size(c, n, 1);
+  an_elem dims[2] = {an_is_set(len) ? spectrum_bins(c, len, 1) : an_unknown(), scalar_size(c, n, 0)};
+  return an_set_dims(c, out, dims, 2);
+}
+
 #define CONV_HANDLER(h, call)                                                              \
   onnxshape_status onnxshape__an_op_##h(an_ctx *c, const graph_node *n, onnxshape_diag *diag) { \
     (void)diag;                                                                            \
@@ -529,4 +612,7 @@ CONV_HANDLER(max_unpool, eval_max_unpool(c, n))
 CONV_HANDLER(affine_grid, eval_affine_grid(c, n))
 CONV_HANDLER(center_crop_pad, eval_center_crop_pad(c, n))
 CONV_HANDLER(col2im, eval_col2im(c, n))
+CONV_HANDLER(dft, eval_dft(c, n))
+CONV_HANDLER(stft, eval_stft(c, n))
+CONV_HANDLER(mel_weight_matrix, eval_mel_weight_matrix(c, n))
 #undef CONV_HANDLER

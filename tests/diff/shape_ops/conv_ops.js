@@ -303,6 +303,52 @@ module.exports = [
     },
   },
   {
+    op: 'DFT',
+    versions: [17, 20],
+    gen: (g, v) => {
+      const r = g.pick(1, 2);
+      const complex = g.chance(0.3);
+      const x = { type: 'float', dims: [g.dim(1, 2, 'B'), ...spatial(g, r, 1, 6), complex ? 2 : 1] };
+      const axis = g.pick(1, r);
+      const attrs = [];
+      if (!complex && g.chance(0.4)) attrs.push(A(g, 'onesided', 1));
+      if (g.chance(0.3)) attrs.push(A(g, 'inverse', g.pick(0, 1)));
+      const inputs = [x];
+      if (g.chance(0.4)) inputs.push({ type: 'int64', dims: [], values: [g.pick(1, 8)] });
+      if (v < 20) {
+        if (axis !== 1 || g.chance(0.3)) attrs.push(A(g, 'axis', axis));
+      } else if (axis !== r || g.chance(0.3)) {
+        if (inputs.length === 1) inputs.push(null);
+        inputs.push({ type: 'int64', dims: [], values: [g.chance(0.5) ? axis : axis - (r + 2)] });
+      }
+      return { inputs, attrs };
+    },
+  },
+  {
+    op: 'STFT',
+    versions: [17],
+    gen: (g) => {
+      const len = g.pick(2, 6);
+      const x = { type: 'float', dims: [g.dim(1, 2, 'B'), g.dim(len, len + 8, 'L'), 1] };
+      const inputs = [x, { type: 'int64', dims: [], values: [g.pick(1, 4)] }];
+      const window = g.chance(0.6);
+      inputs.push(window ? { type: 'float', dims: [len] } : null);
+      if (!window || g.chance(0.4)) inputs.push({ type: 'int64', dims: [], values: [len] });
+      return { inputs, attrs: g.chance(0.4) ? [A(g, 'onesided', g.pick(0, 1))] : [] };
+    },
+  },
+  {
+    op: 'MelWeightMatrix',
+    versions: [17],
+    gen: (g) => {
+      const t = g.choice(['int32', 'int64']);
+      const inputs = [{ type: t, dims: [], values: [g.pick(1, 10)] }, { type: t, dims: [], values: [g.pick(4, 64)] },
+                      { type: t, dims: [], values: [16000] }, { type: 'float', dims: [], values: [0] },
+                      { type: 'float', dims: [], values: [4000] }];
+      return { inputs, attrs: g.chance(0.4) ? [A(g, 'output_datatype', g.choice([1, 11]))] : [] };
+    },
+  },
+  {
     op: 'GridSample',
     versions: [16, 20, 22],
     gen: (g, v) => {
