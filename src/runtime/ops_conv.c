@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Convolution and pooling: Conv, ConvInteger, QLinearConv, ConvTranspose,
- * MaxPool, AveragePool, LpPool and the global pools; the recurrent layers
- * LSTM, GRU and RNN. A convolution's or pool's output is [N,
- * channels, spatial...] over the input's rank, the spatial dims from the
- * window's geometry (kernel, strides, dilations, pads or auto_pad) as
- * ONNX's specification and onnxruntime agree; where they do not, or the
+/* Convolution, pooling and their neighbours (docs/operators.md lists
+ * them): Conv, ConvInteger, QLinearConv, ConvTranspose, MaxPool,
+ * AveragePool, LpPool, the global pools, MaxUnpool, the ROI pools; LSTM,
+ * GRU, RNN; GridSample, AffineGrid, Col2Im, CenterCropPad,
+ * ReverseSequence, Det, NonMaxSuppression; DFT, STFT, MelWeightMatrix and
+ * the window functions. A convolution's or pool's output is [N, channels,
+ * spatial...] over the input's rank, the spatial dims from the window's
+ * geometry (kernel, strides, dilations, pads or auto_pad) where ONNX's
+ * specification and onnxruntime agree; where they do not, or the
  * geometry is invalid, a spatial dim is left unknown. */
 #include <string.h>
 
@@ -96,8 +99,7 @@ static int kernel_dims(const graph_node *n, const slot_info *w, size_t r, an_ele
   return 1;
 }
 
-/* The pools' geometry is computed in float by onnxruntime: numbers it
- * computes exactly only. */
+/* The pools' geometry within POOL_EXACT. */
 static int pool_exact(const window *w) {
   for (size_t i = 0; i < w->r; i++) {
     if (w->s[i] >= POOL_EXACT || w->p[i] >= POOL_EXACT || w->p[i + w->r] >= POOL_EXACT) return 0;
@@ -124,7 +126,8 @@ static int read_window(const graph_node *n, const slot_info *w, size_t r, enum w
   if (rule == RULE_POOL) return pool_exact(win);
   if (rule != RULE_TRANSPOSE) return 1;
   if (!attr_list(n, "output_padding", r, 0, 0, win->adj)) return 0;
-  win->has_out_shape = an_has_attr(n, "output_shape");
+  size_t n_out = 0;
+  win->has_out_shape = an_attr_ints(n, "output_shape", &n_out) != NULL && n_out > 0;
   return !win->has_out_shape || attr_list(n, "output_shape", r, 1, 1, win->out_shape);
 }
 
