@@ -75,7 +75,7 @@
   X(CUM_PROD, "CumProd", none, 0, (26)) \
   X(CUM_SUM, "CumSum", none, 0, (11, 14)) \
   X(DFT, "DFT", dft, 0, (17, 20)) \
-  X(DEFORM_CONV, "DeformConv", none, 0, (19, 22)) \
+  X(DEFORM_CONV, "DeformConv", conv, 0, (19, 22)) \
   X(DEPTH_TO_SPACE, "DepthToSpace", none, 0, (1, 11, 13)) \
   X(DEQUANTIZE_LINEAR, "DequantizeLinear", none, 0, (10, 13, 19, 21, 23, 24, 25)) \
   X(DET, "Det", det, 0, (11, 22)) \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Convolution, pooling and their neighbours (docs/operators.md lists
- * them): Conv, ConvInteger, QLinearConv, ConvTranspose, MaxPool,
+ * them): Conv, DeformConv, ConvInteger, QLinearConv, ConvTranspose, MaxPool,
  * AveragePool, LpPool, the global pools, MaxUnpool, the ROI pools; LSTM,
  * GRU, RNN; GridSample, AffineGrid, Col2Im, CenterCropPad,
  * ReverseSequence, Det, NonMaxSuppression; DFT, STFT, MelWeightMatrix and
@@ -248,7 +248,8 @@ static int window_output(an_ctx *c, slot_info *out, const slot_info *x, an_elem 
 
 enum conv_kind { CONV_FLOAT, CONV_INTEGER, CONV_QLINEAR, CONV_TRANSPOSE };
 
-/* Conv and its kinds: the output channels are W's first dim (W's second
+/* Conv (and DeformConv, whose offset and mask inputs follow the output)
+ * and its kinds: the output channels are W's first dim (W's second
  * times group for ConvTranspose); the element type is X's, int32
  * (ConvInteger) or y_zero_point's (QLinearConv). */
 static int eval_conv(an_ctx *c, const graph_node *n, enum conv_kind kind) {

@@ -128,6 +128,30 @@ module.exports = [
     },
   },
   {
+    // offset [N, 2*offset_group*prod(kernel), out...] (and mask) must match
+    // the output, so the generator computes it: numbers, pads only.
+    op: 'DeformConv',
+    versions: [19, 22],
+    gen: (g) => {
+      const r = 2;
+      const kernel = [g.pick(1, 3), g.pick(1, 3)];
+      const strides = [g.pick(1, 2), g.pick(1, 2)];
+      const dil = [g.pick(1, 2), g.pick(1, 2)];
+      const pads = [...kernel, ...kernel].map((k) => g.pick(0, k - 1));
+      const n = g.dim(1, 2, 'N');
+      const x = { type: 'float', dims: [n, 2, ...spatial(g, r, 3, 8)] };
+      const out = x.dims.slice(2).map((d, i) => Math.floor((d.v + pads[i] + pads[i + r] - dil[i] * (kernel[i] - 1) - 1) / strides[i]) + 1);
+      if (out.some((o) => o < 1)) return null;
+      const kk = kernel[0] * kernel[1];
+      const attrs = [A(g, 'strides', strides), A(g, 'dilations', dil), A(g, 'pads', pads)];
+      if (g.chance(0.5)) attrs.push(A(g, 'kernel_shape', kernel));
+      const inputs = [x, { type: 'float', dims: [g.pick(1, 3), 2, ...kernel] },
+                      { type: 'float', dims: [n.v, 2 * kk, ...out] }];
+      if (g.chance(0.5)) inputs.push({ type: 'float', dims: [inputs[1].dims[0]] });
+      return { inputs, attrs };
+    },
+  },
+  {
     op: 'ConvInteger',
     versions: [10],
     gen: (g, v) => {
