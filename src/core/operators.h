@@ -35,7 +35,7 @@
   X(ACOS, "Acos", unary, 0, (7, 22)) \
   X(ACOSH, "Acosh", unary, 0, (9, 22)) \
   X(ADD, "Add", arith, 0, (1, 6, 7, 13, 14)) \
-  X(AFFINE_GRID, "AffineGrid", none, 0, (20)) \
+  X(AFFINE_GRID, "AffineGrid", affine_grid, 0, (20)) \
   X(AND, "And", compare, 0, (1, 7)) \
   X(ARG_MAX, "ArgMax", arg_reduce, 0, (1, 11, 12, 13)) \
   X(ARG_MIN, "ArgMin", arg_reduce, 0, (1, 11, 12, 13)) \
@@ -44,7 +44,7 @@
   X(ATAN, "Atan", unary, 0, (7, 22)) \
   X(ATANH, "Atanh", unary, 0, (9, 22)) \
   X(ATTENTION, "Attention", none, 0, (23, 24, 25)) \
-  X(AVERAGE_POOL, "AveragePool", none, 0, (1, 7, 10, 11, 19, 22)) \
+  X(AVERAGE_POOL, "AveragePool", pool, 0, (1, 7, 10, 11, 19, 22)) \
   X(BATCH_NORMALIZATION, "BatchNormalization", batch_norm, 0, (1, 6, 7, 9, 14, 15)) \
   X(BERNOULLI, "Bernoulli", none, 0, (15, 22)) \
   X(BIT_CAST, "BitCast", none, 0, (26)) \
@@ -53,32 +53,32 @@
   X(BITWISE_NOT, "BitwiseNot", unary, 0, (18)) \
   X(BITWISE_OR, "BitwiseOr", broadcast, 0, (18)) \
   X(BITWISE_XOR, "BitwiseXor", broadcast, 0, (18)) \
-  X(BLACKMAN_WINDOW, "BlackmanWindow", none, 0, (17)) \
+  X(BLACKMAN_WINDOW, "BlackmanWindow", window_function, 0, (17)) \
   X(CAST, "Cast", cast, 0, (1, 6, 9, 13, 19, 21, 23, 24, 25)) \
   X(CAST_LIKE, "CastLike", cast_like, 0, (15, 19, 21, 23, 24, 25)) \
   X(CAUSAL_CONV_WITH_STATE, "CausalConvWithState", none, 0, (27)) \
   X(CEIL, "Ceil", unary, 0, (1, 6, 13)) \
   X(CELU, "Celu", unary, 0, (12, 28)) \
-  X(CENTER_CROP_PAD, "CenterCropPad", none, 0, (18)) \
+  X(CENTER_CROP_PAD, "CenterCropPad", center_crop_pad, 0, (18)) \
   X(CLIP, "Clip", unary, 0, (1, 6, 11, 12, 13)) \
-  X(COL2IM, "Col2Im", none, 0, (18)) \
+  X(COL2IM, "Col2Im", col2im, 0, (18)) \
   X(COMPRESS, "Compress", compress, 0, (9, 11)) \
   X(CONCAT, "Concat", concat, 0, (1, 4, 11, 13)) \
   X(CONCAT_FROM_SEQUENCE, "ConcatFromSequence", none, 0, (11)) \
   X(CONSTANT, "Constant", constant, OPF_STRICT, ONNXSHAPE__CATALOG(CONSTANT)) \
   X(CONSTANT_OF_SHAPE, "ConstantOfShape", constant_of_shape, 0, (9, 20, 21, 23, 24, 25)) \
-  X(CONV, "Conv", none, 0, (1, 11, 22)) \
-  X(CONV_INTEGER, "ConvInteger", none, 0, (10)) \
-  X(CONV_TRANSPOSE, "ConvTranspose", none, 0, (1, 11, 22)) \
+  X(CONV, "Conv", conv, 0, (1, 11, 22)) \
+  X(CONV_INTEGER, "ConvInteger", conv_integer, 0, (10)) \
+  X(CONV_TRANSPOSE, "ConvTranspose", conv_transpose, 0, (1, 11, 22)) \
   X(COS, "Cos", unary, 0, (7, 22)) \
   X(COSH, "Cosh", unary, 0, (9, 22)) \
   X(CUM_PROD, "CumProd", none, 0, (26)) \
   X(CUM_SUM, "CumSum", none, 0, (11, 14)) \
-  X(DFT, "DFT", none, 0, (17, 20)) \
-  X(DEFORM_CONV, "DeformConv", none, 0, (19, 22)) \
+  X(DFT, "DFT", dft, 0, (17, 20)) \
+  X(DEFORM_CONV, "DeformConv", conv, 0, (19, 22)) \
   X(DEPTH_TO_SPACE, "DepthToSpace", depth_space, 0, (1, 11, 13)) \
   X(DEQUANTIZE_LINEAR, "DequantizeLinear", dequantize, 0, (10, 13, 19, 21, 23, 24, 25)) \
-  X(DET, "Det", none, 0, (11, 22)) \
+  X(DET, "Det", det, 0, (11, 22)) \
   X(DIV, "Div", arith, 0, (1, 6, 7, 13, 14)) \
   X(DROPOUT, "Dropout", dropout, 0, (1, 6, 7, 10, 12, 13, 22)) \
   X(DYNAMIC_QUANTIZE_LINEAR, "DynamicQuantizeLinear", dynamic_quantize, 0, (11)) \
@@ -91,21 +91,21 @@
   X(EYE_LIKE, "EyeLike", none, 0, (9, 22)) \
   X(FLATTEN, "Flatten", flatten, 0, (1, 9, 11, 13, 21, 23, 24, 25)) \
   X(FLOOR, "Floor", unary, 0, (1, 6, 13)) \
-  X(GRU, "GRU", none, 0, (1, 3, 7, 14, 22)) \
+  X(GRU, "GRU", rnn, 0, (1, 3, 7, 14, 22)) \
   X(GATHER, "Gather", gather, 0, (1, 11, 13)) \
   X(GATHER_ELEMENTS, "GatherElements", gather_elements, 0, (11, 13)) \
   X(GATHER_ND, "GatherND", gather_nd, 0, (11, 12, 13)) \
   X(GELU, "Gelu", unary, 0, (20)) \
   X(GEMM, "Gemm", gemm, 0, (1, 6, 7, 9, 11, 13)) \
-  X(GLOBAL_AVERAGE_POOL, "GlobalAveragePool", none, 0, (1, 22)) \
-  X(GLOBAL_LP_POOL, "GlobalLpPool", none, 0, (1, 2, 22)) \
-  X(GLOBAL_MAX_POOL, "GlobalMaxPool", none, 0, (1, 22)) \
+  X(GLOBAL_AVERAGE_POOL, "GlobalAveragePool", global_pool, 0, (1, 22)) \
+  X(GLOBAL_LP_POOL, "GlobalLpPool", global_pool, 0, (1, 2, 22)) \
+  X(GLOBAL_MAX_POOL, "GlobalMaxPool", global_pool, 0, (1, 22)) \
   X(GREATER, "Greater", compare, 0, (1, 7, 9, 13)) \
   X(GREATER_OR_EQUAL, "GreaterOrEqual", compare, 0, (12, 16)) \
-  X(GRID_SAMPLE, "GridSample", none, 0, (16, 20, 22)) \
+  X(GRID_SAMPLE, "GridSample", grid_sample, 0, (16, 20, 22)) \
   X(GROUP_NORMALIZATION, "GroupNormalization", unary, 0, (18, 21)) \
-  X(HAMMING_WINDOW, "HammingWindow", none, 0, (17)) \
-  X(HANN_WINDOW, "HannWindow", none, 0, (17)) \
+  X(HAMMING_WINDOW, "HammingWindow", window_function, 0, (17)) \
+  X(HANN_WINDOW, "HannWindow", window_function, 0, (17)) \
   X(HARD_SIGMOID, "HardSigmoid", unary, 0, (1, 6, 22)) \
   X(HARD_SWISH, "HardSwish", unary, 0, (14, 22)) \
   X(HARDMAX, "Hardmax", unary_axis, 0, (1, 11, 13)) \
@@ -116,7 +116,7 @@
   X(IS_INF, "IsInf", is_class, 0, (10, 20)) \
   X(IS_NAN, "IsNaN", is_class, 0, (9, 13, 20)) \
   X(LRN, "LRN", unary, 0, (1, 13)) \
-  X(LSTM, "LSTM", none, 0, (1, 7, 14, 22)) \
+  X(LSTM, "LSTM", rnn, 0, (1, 7, 14, 22)) \
   X(LAYER_NORMALIZATION, "LayerNormalization", layer_norm, 0, (17)) \
   X(LEAKY_RELU, "LeakyRelu", unary, 0, (1, 6, 16)) \
   X(LESS, "Less", compare, 0, (1, 7, 9, 13)) \
@@ -126,16 +126,16 @@
   X(LOG_SOFTMAX, "LogSoftmax", unary_axis, 0, (1, 11, 13)) \
   X(LOOP, "Loop", none, OPF_GRAPHS, (1, 11, 13, 16, 19, 21, 23, 24, 25)) \
   X(LP_NORMALIZATION, "LpNormalization", unary_axis, 0, (1, 22)) \
-  X(LP_POOL, "LpPool", none, 0, (1, 2, 11, 18, 22)) \
+  X(LP_POOL, "LpPool", pool, 0, (1, 2, 11, 18, 22)) \
   X(MATMUL, "MatMul", matmul, 0, (1, 9, 13)) \
   X(MATMUL_INTEGER, "MatMulInteger", matmul, 0, (10)) \
   X(MAX, "Max", arith, 0, (1, 6, 8, 12, 13)) \
-  X(MAX_POOL, "MaxPool", none, 0, (1, 8, 10, 11, 12, 22)) \
-  X(MAX_ROI_POOL, "MaxRoiPool", none, 0, (1, 22)) \
-  X(MAX_UNPOOL, "MaxUnpool", none, 0, (9, 11, 22)) \
+  X(MAX_POOL, "MaxPool", pool, 0, (1, 8, 10, 11, 12, 22)) \
+  X(MAX_ROI_POOL, "MaxRoiPool", roi, 0, (1, 22)) \
+  X(MAX_UNPOOL, "MaxUnpool", max_unpool, 0, (9, 11, 22)) \
   X(MEAN, "Mean", broadcast, 0, (1, 6, 8, 13)) \
   X(MEAN_VARIANCE_NORMALIZATION, "MeanVarianceNormalization", unary, 0, (9, 13)) \
-  X(MEL_WEIGHT_MATRIX, "MelWeightMatrix", none, 0, (17)) \
+  X(MEL_WEIGHT_MATRIX, "MelWeightMatrix", mel_weight_matrix, 0, (17)) \
   X(MIN, "Min", arith, 0, (1, 6, 8, 12, 13)) \
   X(MISH, "Mish", unary, 0, (18, 22)) \
   X(MOD, "Mod", broadcast, 0, (10, 13)) \
@@ -143,7 +143,7 @@
   X(MULTINOMIAL, "Multinomial", none, 0, (7, 22)) \
   X(NEG, "Neg", unary, 0, (1, 6, 13)) \
   X(NEGATIVE_LOG_LIKELIHOOD_LOSS, "NegativeLogLikelihoodLoss", none, 0, (12, 13, 22)) \
-  X(NON_MAX_SUPPRESSION, "NonMaxSuppression", none, 0, (10, 11)) \
+  X(NON_MAX_SUPPRESSION, "NonMaxSuppression", non_max_suppression, 0, (10, 11)) \
   X(NON_ZERO, "NonZero", non_zero, 0, (9, 13)) \
   X(NOT, "Not", not, 0, (1)) \
   X(ONE_HOT, "OneHot", one_hot, 0, (9, 11)) \
@@ -154,11 +154,11 @@
   X(PRELU, "PRelu", prelu, 0, (1, 6, 7, 9, 16)) \
   X(PAD, "Pad", pad, 0, (1, 2, 11, 13, 18, 19, 21, 23, 24, 25)) \
   X(POW, "Pow", broadcast, 0, (1, 7, 12, 13, 15)) \
-  X(QLINEAR_CONV, "QLinearConv", none, 0, (10)) \
+  X(QLINEAR_CONV, "QLinearConv", qlinear_conv, 0, (10)) \
   X(QLINEAR_MATMUL, "QLinearMatMul", matmul, 0, (10, 21)) \
   X(QUANTIZE_LINEAR, "QuantizeLinear", quantize, 0, (10, 13, 19, 21, 23, 24, 25)) \
   X(RMS_NORMALIZATION, "RMSNormalization", unary, 0, (23)) \
-  X(RNN, "RNN", none, 0, (1, 7, 14, 22)) \
+  X(RNN, "RNN", rnn, 0, (1, 7, 14, 22)) \
   X(RANDOM_NORMAL, "RandomNormal", none, 0, (1, 22)) \
   X(RANDOM_NORMAL_LIKE, "RandomNormalLike", none, 0, (1, 22)) \
   X(RANDOM_UNIFORM, "RandomUniform", none, 0, (1, 22)) \
@@ -179,11 +179,11 @@
   X(RELU, "Relu", unary, 0, (1, 6, 13, 14)) \
   X(RESHAPE, "Reshape", reshape, OPF_KERNEL | OPF_STRICT, ONNXSHAPE__CATALOG(RESHAPE)) \
   X(RESIZE, "Resize", resize, 0, (10, 11, 13, 18, 19)) \
-  X(REVERSE_SEQUENCE, "ReverseSequence", none, 0, (10)) \
-  X(ROI_ALIGN, "RoiAlign", none, 0, (10, 16, 22)) \
+  X(REVERSE_SEQUENCE, "ReverseSequence", reverse_sequence, 0, (10)) \
+  X(ROI_ALIGN, "RoiAlign", roi, 0, (10, 16, 22)) \
   X(ROTARY_EMBEDDING, "RotaryEmbedding", none, 0, (23)) \
   X(ROUND, "Round", unary, 0, (11, 22)) \
-  X(STFT, "STFT", none, 0, (17)) \
+  X(STFT, "STFT", stft, 0, (17)) \
   X(SCAN, "Scan", none, OPF_GRAPHS, (8, 9, 11, 16, 19, 21, 23, 24, 25)) \
   X(SCATTER, "Scatter", scatter, 0, (9, 11)) \
   X(SCATTER_ELEMENTS, "ScatterElements", scatter, 0, (11, 13, 16, 18)) \
