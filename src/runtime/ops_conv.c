@@ -594,29 +594,23 @@ static int eval_mel_weight_matrix(an_ctx *c, const graph_node *n) {
   return an_set_dims(c, out, dims, 2);
 }
 
-#define CONV_HANDLER(h, call)                                                              \
-  onnxshape_status onnxshape__an_op_##h(an_ctx *c, const graph_node *n, onnxshape_diag *diag) { \
-    (void)diag;                                                                            \
-    return (call) ? ONNXSHAPE_OK : ONNXSHAPE_ERR_OUT_OF_MEMORY;                            \
-  }
-CONV_HANDLER(conv, eval_conv(c, n, CONV_FLOAT))
-CONV_HANDLER(conv_integer, eval_conv(c, n, CONV_INTEGER))
-CONV_HANDLER(qlinear_conv, eval_conv(c, n, CONV_QLINEAR))
-CONV_HANDLER(conv_transpose, eval_conv(c, n, CONV_TRANSPOSE))
-CONV_HANDLER(pool, eval_pool(c, n))
-CONV_HANDLER(global_pool, eval_global_pool(c, n))
-CONV_HANDLER(rnn, eval_rnn(c, n))
-CONV_HANDLER(reverse_sequence, eval_det_like(c, n, 0))
-CONV_HANDLER(det, eval_det_like(c, n, 2))
-CONV_HANDLER(non_max_suppression, eval_nms(c, n))
-CONV_HANDLER(window_function, eval_window_fn(c, n))
-CONV_HANDLER(roi, eval_roi(c, n))
-CONV_HANDLER(grid_sample, eval_grid_sample(c, n))
-CONV_HANDLER(max_unpool, eval_max_unpool(c, n))
-CONV_HANDLER(affine_grid, eval_affine_grid(c, n))
-CONV_HANDLER(center_crop_pad, eval_center_crop_pad(c, n))
-CONV_HANDLER(col2im, eval_col2im(c, n))
-CONV_HANDLER(dft, eval_dft(c, n))
-CONV_HANDLER(stft, eval_stft(c, n))
-CONV_HANDLER(mel_weight_matrix, eval_mel_weight_matrix(c, n))
-#undef CONV_HANDLER
+AN_HANDLER(conv, eval_conv(c, n, CONV_FLOAT))
+AN_HANDLER(conv_integer, eval_conv(c, n, CONV_INTEGER))
+AN_HANDLER(qlinear_conv, eval_conv(c, n, CONV_QLINEAR))
+AN_HANDLER(conv_transpose, eval_conv(c, n, CONV_TRANSPOSE))
+AN_HANDLER(pool, eval_pool(c, n))
+AN_HANDLER(global_pool, eval_global_pool(c, n))
+AN_HANDLER(rnn, eval_rnn(c, n))
+AN_HANDLER(reverse_sequence, eval_det_like(c, n, 0))
+AN_HANDLER(det, eval_det_like(c, n, 2))
+AN_HANDLER(non_max_suppression, eval_nms(c, n))
+AN_HANDLER(window_function, eval_window_fn(c, n))
+AN_HANDLER(roi, eval_roi(c, n))
+AN_HANDLER(grid_sample, eval_grid_sample(c, n))
+AN_HANDLER(max_unpool, eval_max_unpool(c, n))
+AN_HANDLER(affine_grid, eval_affine_grid(c, n))
+AN_HANDLER(center_crop_pad, eval_center_crop_pad(c, n))
+AN_HANDLER(col2im, eval_col2im(c, n))
+AN_HANDLER(dft, eval_dft(c, n))
+AN_HANDLER(stft, eval_stft(c, n))
+AN_HANDLER(mel_weight_matrix, eval_mel_weight_matrix(c, n))
