@@ -15,12 +15,13 @@
 // integer output must be its value. An unknown is allowed but counted, and
 // each operator must have at least its share (min_exact, default 0.9) of
 // exact results (type and every dim known) where onnxruntime runs the
-// node, so a handler that gives up cannot pass. A case onnxruntime refuses
+// node (judged from 20 cases), so a handler that gives up cannot pass. A case onnxruntime refuses
 // is counted; then onnxshape must not claim the node fails.
 // covers: ANALYSIS-OPS ANALYSIS-EXPR ANALYSIS-REGISTRY
 //
 // Usage: node shape_diff.js --tool ONNXSHAPE --ort DIR [--cases N] [--seed S] [--op NAME]
-//   N cases per operator version (default 20). SHAPE_DIFF_VERBOSE=1 prints
+//   N cases per operator version (default 20). SHAPE_DIFF_TRACE=1 prints
+//   each case before it runs; SHAPE_DIFF_VERBOSE=1 prints
 //   each unknown result.
 'use strict';
 const fs = require('fs');
@@ -39,6 +40,7 @@ if (!args.tool || !args.ort) {
   process.exit(2);
 }
 const CASES = Number(args.cases);
+const MIN_JUDGED = 20; // cases onnxruntime ran, for an operator's exact share to be judged
 const SEED = Number(args.seed) >>> 0;
 const ort = require(path.join(path.resolve(args.ort), 'node_modules', 'onnxruntime-node'));
 ort.env.logLevel = 'fatal';
@@ -259,6 +261,7 @@ function runOurs(m, file, mode) {
   fs.writeFileSync(file, m.forUs);
   const dimArgs = mode === 'bound' ? Object.entries(m.env).flatMap(([s, v]) => ['--dim', `${s}=${v}`]) : [];
   const p = spawnSync(args.tool, ['infer', '--json', ...dimArgs, file], { encoding: 'utf8' });
+  if (p.error) return { error: `could not run ${args.tool}: ${p.error.message}` };
   if (p.status === 1) return { fails: true, message: p.stderr.trim() };
   if (p.status !== 0) return { error: `exit ${p.status} signal ${p.signal}: ${p.stderr.trim()}` };
   const recs = {};
@@ -379,11 +382,16 @@ async function main() {
     const spec = specs.find((s) => s.op === st.op);
     const ran = st.exact + st.unknown;
     const min = spec.min_exact === undefined ? 0.9 : spec.min_exact;
-    const ok = ran === 0 ? st.refused === 0 : st.exact >= min * ran;
+    // The exact share is judged on 20 cases or more (make diff's run): on
+    // make check's few cases a legitimate unknown (a data-dependent count)
+    // would fail by chance. A wrong answer fails on any number of cases.
+    const judged = ran >= MIN_JUDGED;
+    const ok = ran === 0 ? st.refused === 0 : !judged || st.exact >= min * ran;
     if (!ok) short++;
     console.log(`shape-diff: ${ok ? 'ok  ' : 'FAIL'} ${st.op} (versions ${st.versions.join(', ')}): ` +
                 `${st.exact} exact, ${st.unknown} unknown, ${st.refused} refused by onnxruntime` +
-                (ok ? '' : ran === 0 ? ': onnxruntime ran none' : ` (at least ${Math.round(min * 100)}% exact expected)`));
+                (ok ? (judged || ran === 0 ? '' : ` (share not judged on ${ran} cases)`)
+                    : ran === 0 ? ': onnxruntime ran none' : ` (at least ${Math.round(min * 100)}% exact expected)`));
   }
   for (const b of bad.slice(0, 20)) console.error('shape-diff: DISAGREE ' + show(b));
   console.log(`shape-diff: seed ${SEED}, ${total} cases over ${report.length} operators: ` +
