@@ -8,6 +8,7 @@
 
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,10 +33,25 @@ static inline void fuzz_cli_mapping(int mapped) {
   onnxshape__inplace_min = mapped ? 1 : usual;
 }
 
+static int fuzz_remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  (void)remove(path);
+  return 0;
+}
+
+/* The private directory and what the commands wrote there, at exit (every
+ * replay and campaign left one in /tmp). */
+static void fuzz_cli_cleanup(void) {
+  if (fuzz_dir[0] != '\0') (void)nftw(fuzz_dir, fuzz_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static inline void fuzz_cli_init(void) {
   if (fuzz_dir[0] != '\0') return;
   strcpy(fuzz_dir, "/tmp/onnxshape-fuzz-XXXXXX");
   FUZZ_CHECK(mkdtemp(fuzz_dir) != NULL);
+  FUZZ_CHECK(atexit(fuzz_cli_cleanup) == 0);
   FILE *sink = fopen("/dev/null", "w");
   FUZZ_CHECK(sink != NULL);
   stdout = sink;
