@@ -173,8 +173,11 @@ uint32_t onnxshape__other_types(onnxshape__other_op op, int version) {
 
 onnxshape_status onnxshape__identity_check(int version, int32_t type, onnxshape_diag *diag) {
   uint32_t types = onnxshape__other_types(ONNXSHAPE__IDENTITY, version);
-  if (type >= 1 && type <= ONNXSHAPE_TYPE_LAST && (types & (1u << type)) != 0) {
-    return ONNXSHAPE_OK;
+  if (type >= 1 && type <= ONNXSHAPE_TYPE_LAST) {
+    uint32_t bit = (uint32_t)1u << (uint32_t)type;
+    if ((types & bit) != 0u) {
+      return ONNXSHAPE_OK;
+    }
   }
   return onnxshape__fail(diag, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "Identity", version,
                          "input type {} is not allowed",
