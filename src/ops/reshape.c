@@ -130,6 +130,20 @@ static onnxshape_status check_targets(int version, const int64_t *shape,
   return ONNXSHAPE_OK;
 }
 
+/* A product past INT64_MAX stays past it when a factor of at least 1
+ * multiplies it: a lemma that known_product calls where it needs it
+ * (docs/proofs.md, "Proofs with margin"), proved once, in its own goal. */
+/*@ ghost
+  /@ requires known_prod(shape, in_dims, allowzero, skip(minus_one), i) > INT64_MAX;
+     requires f >= 1;
+     assigns \nothing;
+     ensures known_prod(shape, in_dims, allowzero, skip(minus_one), i) * f > INT64_MAX;
+  @/
+  static void past_max_grows(const int64_t *shape, const int64_t *in_dims, int allowzero,
+                             size_t minus_one, size_t i, int64_t f) {
+  }
+*/
+
 /* P, the product of the resolved dims other than the inferred one, in one
  * pass: a zero factor makes it 0 whatever came before (zero dims win over
  * overflow), and past INT64_MAX it stops growing. Returns 0 on overflow, with
@@ -182,6 +196,15 @@ static int known_product(const int64_t *shape, size_t shape_len, const int64_t *
     */
     //@ assert factor: (i == skip(minus_one) ? 1 : target_dim(shape, in_dims, allowzero, i)) == f;
     //@ assert nonneg: f >= 0;
+    /*@ ghost
+      if (!zero && f != 0) {
+        if (over) {
+          past_max_grows(shape, in_dims, allowzero, minus_one, i, f);
+        } else {
+          mul_at_least_one(p, f);
+        }
+      }
+    */
     /*@ assert grow: !zero && over && f != 0 ==>
                known_prod(shape, in_dims, allowzero, skip(minus_one), i) * f > INT64_MAX;
     */
