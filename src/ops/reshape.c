@@ -257,10 +257,11 @@ static int known_product(const int64_t *shape, size_t shape_len, const int64_t *
     ensures \result == ONNXSHAPE_OK ==>
             *count == \old(elem_count(in_dims, in_rank)) && 0 <= *count <= INT64_MAX;
     ensures \result == ONNXSHAPE_OK ==>
-            targets_ok(shape, shape_len, in_rank, allowzero_of(attrs)) &&
-            (allowzero_of(attrs) == 0 || allowzero_of(attrs) == 1);
+            \old(targets_ok(shape, shape_len, in_rank, allowzero_of(attrs)) &&
+                 (allowzero_of(attrs) == 0 || allowzero_of(attrs) == 1));
     ensures \result == ONNXSHAPE_OK ==>
-            planned{Pre}(shape, shape_len, in_dims, allowzero_of(attrs), *minus_one, *count, *value);
+            planned{Pre}(shape, shape_len, in_dims, \old(allowzero_of(attrs)), *minus_one, *count,
+                         *value);
     // ERROR-MESSAGE
     ensures \result == ONNXSHAPE_OK ==> diag_cleared(diag);
     ensures \result != ONNXSHAPE_OK ==> diag_failed(diag);

@@ -196,9 +196,10 @@ static ONNXSHAPE_INLINE int targets_fast(const int64_t *shape, size_t shape_len,
             (in_rank == 0 || in_dims != \null);
     ensures \result == 1 ==> all_nonneg(in_dims, in_rank) &&
             *count == \old(elem_count(in_dims, in_rank)) && 0 <= *count <= INT64_MAX;
-    ensures \result == 1 ==> targets_ok(shape, shape_len, in_rank, allowzero_of(attrs));
+    ensures \result == 1 ==> \old(targets_ok(shape, shape_len, in_rank, allowzero_of(attrs)));
     ensures \result == 1 ==>
-            planned{Pre}(shape, shape_len, in_dims, allowzero_of(attrs), *minus_one, *count, *value);
+            planned{Pre}(shape, shape_len, in_dims, \old(allowzero_of(attrs)), *minus_one, *count,
+                         *value);
     // ERROR-ORDER: it accepts only what the full checks accept.
     ensures \result == 1 ==>
             plan_status{Pre}(version, type, in_dims, in_rank, shape, shape_len, attrs,
