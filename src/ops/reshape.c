@@ -400,9 +400,12 @@ static void write_dims(const int64_t *shape, size_t shape_len, const int64_t *in
   (void)out_capacity; /* likewise for out_dims */
   (void)count;        /* the element count the contract relates the dims to */
   (void)minus_one;     /* where the -1 is (the only one), in the contract */
+  /* target_dim{Pre}: the targets and in_dims as at the call (the loop writes
+   * neither), so that the proof need not show, at each write to out_dims,
+   * that they are unchanged (docs/proofs.md, "Proofs with margin"). */
   /*@ loop invariant 0 <= i <= shape_len;
       loop invariant \forall integer k; 0 <= k < i && k != minus_one ==>
-                     out_dims[k] == target_dim(shape, in_dims, allowzero, k);
+                     out_dims[k] == target_dim{Pre}(shape, in_dims, allowzero, k);
       loop invariant minus_one < i ==> out_dims[minus_one] == value;
       loop assigns i, out_dims[0 .. shape_len - 1];
       loop variant shape_len - i;
@@ -421,7 +424,7 @@ static void write_dims(const int64_t *shape, size_t shape_len, const int64_t *in
     out_dims[i] = d;
   }
   /*@ assert literal: \forall integer k; 0 <= k < shape_len && shape[k] != -1 ==>
-        out_dims[k] == target_dim(shape, in_dims, allowzero, k);
+        out_dims[k] == target_dim{Pre}(shape, in_dims, allowzero, k);
   */
   /*@ assert minus_one: \forall integer k; 0 <= k < shape_len && shape[k] == -1 ==>
         k == minus_one && known_prod{Pre}(shape, in_dims, allowzero, k, shape_len) != 0 &&
