@@ -43,6 +43,19 @@ static ONNXSHAPE_INLINE int count_fast(const int64_t *dims, size_t rank, int64_t
   return 1;
 }
 
+/* A product of two factors of at least 1 is at least 1: a lemma that
+ * targets_fast calls where it needs it (docs/proofs.md, "Proofs with
+ * margin"), so that this non-linear step is proved once, in its own goal,
+ * and is in no other goal's context. */
+/*@ ghost
+  /@ requires a >= 1 && b >= 1;
+     assigns \nothing;
+     ensures a * b >= 1;
+  @/
+  static void mul_at_least_one(long long a, long long b) {
+  }
+*/
+
 /* The product of the target dims other than the -1, for targets that are
  * positive, the one -1, or (without allowzero) a 0 within the data's rank:
  * 1 with the product and where the -1 is (NO_INDEX when there is none), or 0
@@ -132,6 +145,7 @@ static ONNXSHAPE_INLINE int targets_fast(const int64_t *shape, size_t shape_len,
     /*@ assert grow: known_prod{Pre}(shape, in_dims, allowzero, skip(found), i + 1) ==
           known_prod{Pre}(shape, in_dims, allowzero, skip(found), i) * f;
     */
+    //@ ghost mul_at_least_one(p, f);
     if (onnxshape__mul_overflows(p, f, &m) != 0) {
       return 0;
     }
@@ -182,9 +196,10 @@ static ONNXSHAPE_INLINE int targets_fast(const int64_t *shape, size_t shape_len,
             (in_rank == 0 || in_dims != \null);
     ensures \result == 1 ==> all_nonneg(in_dims, in_rank) &&
             *count == \old(elem_count(in_dims, in_rank)) && 0 <= *count <= INT64_MAX;
-    ensures \result == 1 ==> targets_ok(shape, shape_len, in_rank, allowzero_of(attrs));
+    ensures \result == 1 ==> \old(targets_ok(shape, shape_len, in_rank, allowzero_of(attrs)));
     ensures \result == 1 ==>
-            planned{Pre}(shape, shape_len, in_dims, allowzero_of(attrs), *minus_one, *count, *value);
+            planned{Pre}(shape, shape_len, in_dims, \old(allowzero_of(attrs)), *minus_one, *count,
+                         *value);
     // ERROR-ORDER: it accepts only what the full checks accept.
     ensures \result == 1 ==>
             plan_status{Pre}(version, type, in_dims, in_rank, shape, shape_len, attrs,

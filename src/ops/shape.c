@@ -68,16 +68,24 @@ onnxshape_status onnxshape_shape_infer(int version, int32_t type, size_t rank,
   return ONNXSHAPE_OK;
 }
 
+/* The assertions below only help the proof (docs/proofs.md, "Proofs with
+ * margin"): each error return is unreachable in behavior accepted
+ * (not_accepted) and the success return in behavior rejected (not_rejected),
+ * so that the goals of each behavior's postconditions leave out the paths of
+ * the other; negative, short, out_len and out_values state what a path
+ * establishes in the terms of the contract. */
 onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
                                      const onnxshape_shape_attrs *attrs, int64_t *out,
                                      size_t out_capacity, size_t *length, onnxshape_diag *diag) {
   if (data == NULL || length == NULL || (data->dims == NULL && data->rank > 0u)) {
+    //@ for accepted: assert not_accepted: \false;
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "Shape", version,
                            "data, its dims and the length pointer must not be NULL", ONNXSHAPE__NO_ARGS);
   }
   size_t s = 0u, e = 0u; /* set by shape_slice on success */
   onnxshape_status st = shape_slice(version, data->type, data->rank, attrs, &s, &e, diag);
   if (st != ONNXSHAPE_OK) {
+    //@ for accepted: assert not_accepted: \false;
     return onnxshape__finish(diag, st);
   }
   /*@ loop invariant 0 <= i <= data->rank;
@@ -87,6 +95,8 @@ onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
   */
   for (size_t i = 0; i < data->rank; i++) {
     if (data->dims[i] < 0) {
+      //@ assert negative: !nonneg(data->dims, data->rank);
+      //@ for accepted: assert not_accepted: \false;
       return onnxshape__fail(diag, ONNXSHAPE_ERR_NEGATIVE_DIM, "Shape", version,
                              "data dims[{}] = {}; a dimension cannot be negative",
                              ONNXSHAPE__ARGS(ARG_UINT(i), ARG_INT(data->dims[i])));
@@ -94,6 +104,10 @@ onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
   }
   size_t n = e - s;
   if (n > out_capacity || (out == NULL && n > 0u)) {
+    /*@ assert short: shape_len(attrs, data->rank) > 0 &&
+          (out == \null || shape_len(attrs, data->rank) > out_capacity);
+    */
+    //@ for accepted: assert not_accepted: \false;
     return onnxshape__fail(diag, ONNXSHAPE_ERR_BUFFER_TOO_SMALL, "Shape", version,
                            "the output needs {} values; the buffer holds {}",
                            ONNXSHAPE__ARGS(ARG_UINT(n), ARG_UINT(out == NULL ? (size_t)0 : out_capacity)));
@@ -107,5 +121,10 @@ onnxshape_status onnxshape_shape_run(int version, const onnxshape_tensor *data,
     out[i] = data->dims[s + i];
   }
   *length = n;
+  //@ assert out_len: n == shape_len(attrs, data->rank) && s == shape_start(attrs, data->rank);
+  /*@ assert out_values: \forall integer k; 0 <= k < *length ==>
+        out[k] == data->dims[shape_start(attrs, data->rank) + k];
+  */
+  //@ for rejected: assert not_rejected: \false;
   return ONNXSHAPE_OK;
 }
