@@ -640,7 +640,9 @@ onnxshape_status onnxshape_reshape_run_copy(int version, const onnxshape_tensor 
    * most of the 30 s timeout on a busy machine). The assertions not_accepted,
    * untouched, not_rejected and result_ok only help the proof, as in
    * onnxshape_shape_run (docs/proofs.md, "Proofs with margin"). */
-  onnxshape_tensor result;
+  /* Set by run_common; zeroed for gcc, which cannot see that st is not OK
+   * when out is NULL. */
+  onnxshape_tensor result = {0};
   onnxshape_status st = run_common(version, data, shape, shape_len, attrs, out_dims,
                                    out_capacity, 1, dst, dst_capacity,
                                    out != NULL ? &result : NULL, diag);
