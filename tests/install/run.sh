@@ -1,8 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # Installs the built library into a scratch prefix, then builds and runs a
-# consumer against it three times: with find_package(onnxshape), with
-# find_package(onnxshape COMPONENTS kernels) and with pkg-config.
+# consumer against it: with find_package(onnxshape), with
+# find_package(onnxshape COMPONENTS kernels) and with pkg-config; then, as
+# the README's "Installing to another prefix" says, the pkg-config consumer
+# does not start without LD_LIBRARY_PATH and one built with the run path
+# from pkg-config's libdir does.
 # Usage: run.sh SOURCE_DIR BUILD_DIR SCRATCH_DIR C_COMPILER [LINKER_FLAGS]
 # (LINKER_FLAGS: the build's own, e.g. --coverage, which the static
 # kernels archive then needs.)
@@ -27,4 +30,17 @@ PKG_CONFIG_PATH=$libdir "$cc" -std=c11 -Wall -Werror $(PKG_CONFIG_PATH=$libdir p
   "$src/tests/install/consumer/consumer.c" -o "$scratch/consumer-pc" \
   $(PKG_CONFIG_PATH=$libdir pkg-config --libs onnxshape)
 LD_LIBRARY_PATH=$(dirname "$libdir") "$scratch/consumer-pc"
-echo "3 passed, 0 failed"
+if env -u LD_LIBRARY_PATH "$scratch/consumer-pc" >"$scratch/norpath.out" 2>&1; then
+  echo "FAIL: a consumer of $prefix started without a run path or LD_LIBRARY_PATH" >&2
+  exit 1
+fi
+grep -q 'error while loading shared libraries: libonnxshape' "$scratch/norpath.out" || {
+  cat "$scratch/norpath.out" >&2
+  exit 1
+}
+rpath=$(PKG_CONFIG_PATH=$libdir pkg-config --variable=libdir onnxshape)
+PKG_CONFIG_PATH=$libdir "$cc" -std=c11 -Wall -Werror $(PKG_CONFIG_PATH=$libdir pkg-config --cflags onnxshape) \
+  "$src/tests/install/consumer/consumer.c" -o "$scratch/consumer-rpath" \
+  $(PKG_CONFIG_PATH=$libdir pkg-config --libs onnxshape) -Wl,-rpath,"$rpath"
+env -u LD_LIBRARY_PATH "$scratch/consumer-rpath"
+echo "5 passed, 0 failed"
