@@ -235,6 +235,11 @@ static int parse_infer(int argc, char **argv, onnxshape_infer_options *opts,
       else if (!parse_symbol(v, &dims[opts->n_dims]))
         rc = cli_usage_error("bad --dim '%s' (SYMBOL=VALUE, a number >= 0)", cli_shown(v));
       else opts->n_dims++;
+    } else if (argv[i][0] == '-' && argv[i][1] == 'i') {
+      /* run's -i takes a tensor file; infer's inputs are dims */
+      rc = cli_usage_error("unknown option '%s' (infer takes an input's dims as "
+                           "--input NAME=D0,D1,...; -i FILE is run's)",
+                           cli_shown(argv[i]));
     } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
       rc = cli_usage_error("unknown option '%s'", cli_shown(argv[i]));
     } else if (*model != NULL) {

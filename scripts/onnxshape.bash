@@ -28,7 +28,7 @@ _onnxshape() {
     --profile) mapfile -t COMPREPLY < <(compgen -W "sonnx" -- "$cur"); return ;;
     -o) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
     -i|-i-file)
-      mapfile -t COMPREPLY < <(compgen -f -X '!*.@(pb|npy)' -- "$cur"; compgen -d -- "$cur")
+      mapfile -t COMPREPLY < <(compgen -f -X '!*.pb' -- "$cur"; compgen -f -X '!*.npy' -- "$cur"; compgen -d -- "$cur")
       return ;;
   esac
   if [[ $cur == -* ]]; then
@@ -49,5 +49,4 @@ _onnxshape() {
     *) mapfile -t COMPREPLY < <(compgen -f -X '!*.onnx' -- "$cur"; compgen -d -- "$cur") ;;
   esac
 }
-shopt -s extglob 2>/dev/null
 complete -o filenames -F _onnxshape onnxshape
