@@ -2,7 +2,7 @@
 /* ANALYSIS-REGISTRY: every operator of the default domain (ai.onnx, also
  * spelled "") through opset 28, each with its since_versions (ONNX's
  * docs/Changelog.md; tests/analysis/onnx_ops_versions.json holds the same
- * list as researched, and test_core checks the two agree), the analysis
+ * list as researched, and tests/analysis/registry.py checks the two agree), the analysis
  * handler that infers its outputs, and what else the library does with it.
  * The one table of operators: the loader names nodes with it
  * (src/core/operators.c), static analysis calls the handlers through it
