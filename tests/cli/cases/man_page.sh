@@ -12,3 +12,6 @@ for cmd in run test infer check help; do
     echo "$cmd $opt"
   done
 done
+# The man page's version is the command's.
+v=$($ONNXSHAPE --version | sed -n 's/^onnxshape \([0-9.]*\) .*/\1/p')
+grep -q "^\.TH ONNXSHAPE 1 \"[0-9-]*\" \"onnxshape $v\"" onnxshape.1 && echo "man page: the command's version" || echo "man page: not version $v"
