@@ -341,10 +341,10 @@ onnxshape_status onnxshape__reject(onnxshape_op op, int version, int32_t type,
                                    onnxshape_diag *diag);
 
 /* Constant and Identity, which the loader and runner know besides the
- * kernels (versions.c): the version that runs at an opset, and the element
- * types (bit t for type t) a version accepts. */
+ * kernels (versions.c): the element types (bit t for type t) a version
+ * accepts. (The version that runs at an opset is the operator registry's,
+ * src/core/operators.h.) */
 typedef enum onnxshape__other_op { ONNXSHAPE__CONSTANT, ONNXSHAPE__IDENTITY } onnxshape__other_op;
-int onnxshape__other_version(onnxshape__other_op op, int64_t opset);
 uint32_t onnxshape__other_types(onnxshape__other_op op, int version);
 /* Identity's one rule: ONNXSHAPE_OK when Identity-`version` takes an input
  * of element type `type`, else ERR_TYPE_NOT_ALLOWED ("input type T is not

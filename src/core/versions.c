@@ -115,16 +115,6 @@ const onnxshape_op_version *onnxshape_op_version_get(onnxshape_op op, int versio
   return NULL;
 }
 
-/* The newest since_version <= opset in a list of n ascending since_versions
- * (the first when none is: every operator here exists since opset 1). */
-static int newest_at(const int *since, size_t n, int64_t opset) {
-  int best = since[0];
-  for (size_t i = 0; i < n && since[i] <= opset; i++) {
-    best = since[i];
-  }
-  return best;
-}
-
 onnxshape_status onnxshape_resolve_version(onnxshape_op op, int64_t opset, int *version,
                                            onnxshape_diag *diag) {
   size_t n;
@@ -155,15 +145,6 @@ onnxshape_status onnxshape_resolve_version(onnxshape_op op, int64_t opset, int *
 }
 
 /* ---- Constant and Identity (the loader's and the runner's) ---------------- */
-
-#define SINCE(v) v,
-static const int constant_since[] = {ONNXSHAPE__CONSTANT_VERSIONS(SINCE)};
-static const int identity_since[] = {ONNXSHAPE__IDENTITY_VERSIONS(SINCE)};
-
-int onnxshape__other_version(onnxshape__other_op op, int64_t opset) {
-  return op == ONNXSHAPE__CONSTANT ? newest_at(constant_since, COUNT(constant_since), opset)
-                                   : newest_at(identity_since, COUNT(identity_since), opset);
-}
 
 uint32_t onnxshape__other_types(onnxshape__other_op op, int version) {
   int32_t last = ONNXSHAPE__LAST_TYPE(version);
