@@ -581,7 +581,10 @@ typedef struct onnxshape_profile_report onnxshape_profile_report;
  * error, not a finding), every Shape-15+ node without `start` or `end` and
  * every Reshape-14+ node without `allowzero` is a DEFAULT finding, and
  * static inference (onnxshape_model_infer()) reports, as DOMAIN findings,
- * every node that cannot succeed whatever the input data.
+ * every node that cannot succeed whatever the input data; the other rules
+ * (CONFLICT, PORTABILITY, INCOMPLETE, ORDER, UNKNOWN_OP, OPSET) are reported
+ * as by ONNXSHAPE_CHECK_CORE. Each finding's rule id and severity:
+ * onnxshape_profile_finding().
  * @param[in]  base_dir  where external data resolves, or NULL (none allowed)
  * @param[out] out       the report (free with onnxshape_profile_free()),
  *                       also when it holds no finding
@@ -601,8 +604,10 @@ ONNXSHAPE_API onnxshape_status onnxshape_profile_check_sonnx_file(const char *pa
                                                                  onnxshape_diag *diag);
 /** What onnxshape_model_check_file() looks for. */
 typedef enum onnxshape_check_profile {
-  ONNXSHAPE_CHECK_CORE = 0, /**< DOMAIN findings only: nodes that cannot succeed whatever
-                                 the input data (a sparse tensor is then a load error) */
+  ONNXSHAPE_CHECK_CORE = 0, /**< every rule but the profile's: DOMAIN (nodes that cannot
+                                 succeed whatever the input data), CONFLICT, PORTABILITY,
+                                 INCOMPLETE, ORDER, UNKNOWN_OP and OPSET (a sparse tensor is
+                                 then a load error) */
   ONNXSHAPE_CHECK_SONNX = 1 /**< those and the SONNX profile's DEFAULT and SPARSE rules, as
                                  onnxshape_profile_check_sonnx() */
 } onnxshape_check_profile;
