@@ -630,7 +630,8 @@ onnxshape_status onnxshape_model_infer(const onnxshape_model *m, onnxshape_infer
 }
 
 /* Node n of g, of the default domain, whose operator ONNX does not define,
- * or defines only from a later opset than g's: a finding (its operator
+ * or defines only from a later opset than g's (the model's, or in a
+ * function's body the function's): a finding (its operator
  * analysed as an unknown one, as infer and run take it). A call of a
  * model-local function is neither. */
 static void report_operator(const model_graph *g, const graph_node *n, onnxshape__report_fn report,
@@ -650,10 +651,9 @@ static void report_operator(const model_graph *g, const graph_node *n, onnxshape
     rule = CHECK_OPSET;
     (void)onnxshape__error(
         &d, ONNXSHAPE_ERR_INVALID_MODEL,
-        "operator '{}' is defined from opset {}; the graph imports the "
-        "default domain at opset {}",
+        "operator '{}' is defined from opset {}; the {} imports the default domain at opset {}",
         ONNXSHAPE__ARGS(ARG_NAME(n->op_type), ARG_UINT(n_since > 0 ? since[0] : 0),
-                        ARG_INT(g->opset)));
+                        ARG_STR(g->call != NULL ? "function" : "model"), ARG_INT(g->opset)));
   }
   onnxshape__in_graph(msg, sizeof msg, g->path, NULL, d.message);
   report(ctx, rule, g->path, n, msg);

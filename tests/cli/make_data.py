@@ -762,3 +762,14 @@ write("invalid_ops.onnx", model(
 # Gelu at opset 20 is fine: no finding.
 write("gelu20.onnx", model([node("Gelu", ["x"], ["y"], name="gelu")],
                            [value_info("x", "float", [2])], [value_info("y", "float")], opset=20))
+# The same in a function's body, which imports opset 15 while the model
+# imports 21: Gelu there is before its first version (the body's opset
+# counts), and FooBar unknown; each named by the call's path.
+early_fn = function("Early", "custom", ["X"], ["Y"], [
+    node("Gelu", ["X"], ["g"], name="gelu"),
+    node("FooBar", ["g"], ["Y"], name="foo")], opset=15)
+write("invalid_ops_function.onnx", fn_model(
+    [node("Early", ["x"], ["y"], domain="custom", name="call"),
+     node("Gelu", ["x"], ["z"], name="gelu_ok")],
+    [early_fn], [value_info("x", "float", [2])],
+    [value_info("y", "float"), value_info("z", "float")], opset=21))

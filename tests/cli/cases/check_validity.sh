@@ -10,3 +10,10 @@ cat "$OUT/j"
 "$ONNXSHAPE" check --select validity/opset invalid_ops.onnx; echo "exit $?"
 "$ONNXSHAPE" check gelu20.onnx; echo "exit $?"
 "$ONNXSHAPE" infer invalid_ops.onnx; echo "exit $?"
+# In a function's body: its own opset import counts; the finding names the
+# call (graph "call/custom:Early"), and a Gelu of the main graph, at the
+# model's opset 21, is fine.
+"$ONNXSHAPE" check invalid_ops_function.onnx; echo "exit $?"
+"$ONNXSHAPE" check --json invalid_ops_function.onnx > "$OUT/j"; echo "exit $?"
+cat "$OUT/j"
+/usr/bin/python3 json_check.py check < "$OUT/j"
