@@ -87,13 +87,7 @@ static void print_json(const onnxshape_value_info *v) {
     }
     fputc(']', stdout);
   }
-  if (v->op != NULL) {
-    fputs(",\"node\":", stdout);
-    cli_put_json_string(stdout, v->node, strlen(v->node));
-    fputs(",\"op\":", stdout);
-    cli_put_json_string(stdout, v->op, strlen(v->op));
-    printf(",\"version\":%d", v->version);
-  }
+  if (v->op != NULL) cli_put_json_node(stdout, v->node, v->op, v->version);
   fputs("}\n", stdout);
 }
 

@@ -12,7 +12,7 @@ static const char usage_text[] =
     "usage: onnxshape run MODEL [-i [NAME=]FILE]... [-o DIR [--format pb|npy]] [--json]\n"
     "       onnxshape test [--json] DIR...\n"
     "       onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--json] MODEL\n"
-    "       onnxshape check [--profile sonnx] [--json] MODEL\n"
+    "       onnxshape check [--profile sonnx] [--json] [--select R] [--ignore R] [--strict] MODEL\n"
     "       onnxshape help [COMMAND] | --help | --version\n";
 
 static const char overview_text[] =
@@ -24,7 +24,7 @@ static const char overview_text[] =
     "  run      bind inputs from .pb or .npy files, run, print or write the outputs\n"
     "  test     run ONNX backend test directories and compare outputs exactly\n"
     "  infer    print the type, dims and known values of every value\n"
-    "  check    report nodes that cannot succeed; --profile sonnx: SONNX findings\n"
+    "  check    report errors and warnings by rule; --profile sonnx: SONNX findings\n"
     "  help     this overview, or one command's page: onnxshape help COMMAND\n"
     "\n"
     "Each command answers --help with its options, exit status and an example.\n"
@@ -103,23 +103,41 @@ static const command_help pages[] = {
      "example:\n"
      "  onnxshape infer examples/demo.onnx --input x=2,3,4\n"},
     {"check",
-     "usage: onnxshape check [--profile sonnx] [--json] MODEL\n"
+     "usage: onnxshape check [--profile sonnx] [--json] [--select R] [--ignore R] [--strict] MODEL\n"
      "\n"
-     "Report, without input data, every node that cannot succeed whatever the\n"
-     "data. With --profile sonnx, also every place the model breaks the ONNX\n"
-     "safety-related profile (SONNX): an attribute left to its default or a\n"
-     "sparse tensor. One line per finding, then a summary line.\n"
+     "Report, without input data, what keeps the model from working as written\n"
+     "(errors) and what may make it behave differently elsewhere (warnings). With\n"
+     "--profile sonnx, also every place the model breaks the ONNX safety-related\n"
+     "profile (SONNX): an attribute left to its default or a sparse tensor. One\n"
+     "line per finding, MODEL: MESSAGE [RULE, SEVERITY], then a summary line.\n"
      "\n"
      "options:\n"
      "  --profile sonnx  add the SONNX profile's rules\n"
      "  --json           one JSON object per finding, then a summary (docs/cli.md)\n"
+     "  --select R       report only rules R (comma-separated ids, repeatable)\n"
+     "  --ignore R       do not report rules R (comma-separated ids, repeatable)\n"
+     "  --strict         exit 1 on warnings too\n"
      "  -h, --help       this page\n"
      "\n"
-     "exit status: 0 no finding; 1 a finding or an invalid model; 2 usage or file\n"
-     "error.\n"
+     "rules (a family name such as 'portability' selects all its rules):\n"
+     "  domain               error    a node cannot succeed whatever the data\n"
+     "  conflict             error    a declared type or shape contradicts the model\n"
+     "  validity/order       error    a graph's nodes are not in topological order\n"
+     "  validity/unknown-op  error    an operator the default domain does not have\n"
+     "  validity/opset       error    an operator newer than the model's opset\n"
+     "  portability/D1, portability/D6, portability/D7, portability/D11\n"
+     "                       warning  a result implementations disagree on\n"
+     "  incomplete           warning  the analysis stopped at its budget\n"
+     "  sonnx/default        error    an attribute left to its default (--profile)\n"
+     "  sonnx/sparse         error    a sparse tensor (--profile)\n"
+     "\n"
+     "exit status: 0 no error among the findings reported (with --strict, no\n"
+     "finding); 1 an error (with --strict, any finding) or an invalid model;\n"
+     "2 usage or file error.\n"
      "\n"
      "example:\n"
-     "  onnxshape check --profile sonnx examples/demo.onnx\n"},
+     "  onnxshape check --profile sonnx examples/demo.onnx\n"
+     "  onnxshape check --ignore portability --strict examples/findings.onnx\n"},
     {"help",
      "usage: onnxshape help [COMMAND]\n"
      "\n"
@@ -174,7 +192,8 @@ int cli_asks_help(int argc, char **argv) {
     /* The value of an option is not an option. */
     if (strcmp(argv[i], "-i") == 0 || strcmp(argv[i], "-o") == 0 ||
         strcmp(argv[i], "--profile") == 0 || strcmp(argv[i], "--format") == 0 ||
-        strcmp(argv[i], "--input") == 0 || strcmp(argv[i], "--dim") == 0) {
+        strcmp(argv[i], "--input") == 0 || strcmp(argv[i], "--dim") == 0 ||
+        strcmp(argv[i], "--select") == 0 || strcmp(argv[i], "--ignore") == 0) {
       i++;
     }
   }

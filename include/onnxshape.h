@@ -532,10 +532,43 @@ typedef enum onnxshape_profile_rule {
   ONNXSHAPE_PROFILE_INCOMPLETE = 6, /**< the analysis ran out of its work budget
                                         (LIMIT-ANALYSIS-WORK) on some nodes: findings there
                                         may be missing */
-  ONNXSHAPE_PROFILE_ORDER = 7 /**< a graph's nodes are not in topological order, which ONNX
-                                   requires (the model loads, and is analysed and run, in
-                                   dependency order) */
+  ONNXSHAPE_PROFILE_ORDER = 7, /**< a graph's nodes are not in topological order, which ONNX
+                                    requires (the model loads, and is analysed and run, in
+                                    dependency order) */
+  ONNXSHAPE_PROFILE_UNKNOWN_OP = 8, /**< a node of the default domain whose operator ONNX does
+                                        not define (at any opset through 28) */
+  ONNXSHAPE_PROFILE_OPSET = 9 /**< a node of the default domain whose operator ONNX defines
+                                  only from a later opset than the one its graph imports */
 } onnxshape_profile_rule;
+
+/** Severities of findings (onnxshape_finding.severity). */
+#define ONNXSHAPE_SEVERITY_ERROR 1   /**< the model cannot work as written (or, under the
+                                          SONNX profile, does not conform to it) */
+#define ONNXSHAPE_SEVERITY_WARNING 2 /**< advice: portability, an incomplete analysis */
+
+/**
+ * One finding, as fields. Appended to (never reordered) by later versions:
+ * read a field only when @c size covers it. Strings are the report's, valid
+ * until it is freed; names (graph, node, op) are as the model spells them,
+ * not escaped: escape them to print them (the message is escaped already).
+ */
+typedef struct onnxshape_finding {
+  size_t size;                /**< sizeof(onnxshape_finding) of the library */
+  onnxshape_profile_rule rule; /**< as onnxshape_profile_rule_of() */
+  const char *id;             /**< its stable rule id, e.g. "portability/D7"
+                                   (onnxshape_check_rule()) */
+  int severity;               /**< ONNXSHAPE_SEVERITY_ERROR or ONNXSHAPE_SEVERITY_WARNING */
+  const char *graph;          /**< "" for the main graph, else the subgraph's or function
+                                   call's path, e.g. "if_flag/then_branch" */
+  const char *node;           /**< the node's name, or "#INDEX" when it has none; NULL when
+                                   the finding is not about a node (a sparse initializer or
+                                   graph value, a graph's order, the analysis's budget) */
+  const char *op;             /**< the node's operator ("DOMAIN:Op" outside the default
+                                   domain); NULL when @c node is */
+  int version;                /**< the operator's resolved since_version; 0 when not known
+                                   (another domain, a function call) or not a node */
+  const char *message;        /**< as onnxshape_profile_message() */
+} onnxshape_finding;
 
 /** The findings of one check. */
 typedef struct onnxshape_profile_report onnxshape_profile_report;
@@ -548,7 +581,10 @@ typedef struct onnxshape_profile_report onnxshape_profile_report;
  * error, not a finding), every Shape-15+ node without `start` or `end` and
  * every Reshape-14+ node without `allowzero` is a DEFAULT finding, and
  * static inference (onnxshape_model_infer()) reports, as DOMAIN findings,
- * every node that cannot succeed whatever the input data.
+ * every node that cannot succeed whatever the input data; the other rules
+ * (CONFLICT, PORTABILITY, INCOMPLETE, ORDER, UNKNOWN_OP, OPSET) are reported
+ * as by ONNXSHAPE_CHECK_CORE. Each finding's rule id and severity:
+ * onnxshape_profile_finding().
  * @param[in]  base_dir  where external data resolves, or NULL (none allowed)
  * @param[out] out       the report (free with onnxshape_profile_free()),
  *                       also when it holds no finding
@@ -568,8 +604,10 @@ ONNXSHAPE_API onnxshape_status onnxshape_profile_check_sonnx_file(const char *pa
                                                                  onnxshape_diag *diag);
 /** What onnxshape_model_check_file() looks for. */
 typedef enum onnxshape_check_profile {
-  ONNXSHAPE_CHECK_CORE = 0, /**< DOMAIN findings only: nodes that cannot succeed whatever
-                                 the input data (a sparse tensor is then a load error) */
+  ONNXSHAPE_CHECK_CORE = 0, /**< every rule but the profile's: DOMAIN (nodes that cannot
+                                 succeed whatever the input data), CONFLICT, PORTABILITY,
+                                 INCOMPLETE, ORDER, UNKNOWN_OP and OPSET (a sparse tensor is
+                                 then a load error) */
   ONNXSHAPE_CHECK_SONNX = 1 /**< those and the SONNX profile's DEFAULT and SPARSE rules, as
                                  onnxshape_profile_check_sonnx() */
 } onnxshape_check_profile;
@@ -589,6 +627,20 @@ ONNXSHAPE_API onnxshape_profile_rule onnxshape_profile_rule_of(const onnxshape_p
 /** Finding @p i, a sentence naming the node (or initializer, or graph value)
  *  and the rule; NULL when out of range. Valid until the report is freed. */
 ONNXSHAPE_API const char *onnxshape_profile_message(const onnxshape_profile_report *r, size_t i);
+/** Finding @p i as fields; NULL when out of range. Valid until the report
+ *  is freed. */
+ONNXSHAPE_API const onnxshape_finding *onnxshape_profile_finding(const onnxshape_profile_report *r,
+                                                                size_t i);
+/**
+ * The @p i-th rule id a finding can carry, in a stable order, and its
+ * severity in *severity (when not NULL); NULL past the last. The ids:
+ * "domain", "conflict", "validity/order", "validity/unknown-op",
+ * "validity/opset" (errors); "portability/D1", "portability/D6",
+ * "portability/D7", "portability/D11", "incomplete" (warnings);
+ * "sonnx/default", "sonnx/sparse" (errors, reported only with
+ * ONNXSHAPE_CHECK_SONNX). Ids are never renamed; new ones are appended.
+ */
+ONNXSHAPE_API const char *onnxshape_check_rule(size_t i, int *severity);
 /** Free @p r. NULL is allowed. */
 ONNXSHAPE_API void onnxshape_profile_free(onnxshape_profile_report *r);
 /** @} */

@@ -11,7 +11,7 @@ _onnxshape() {
     return
   fi
   cmd=${COMP_WORDS[1]}
-  # NAME=FILE, --format=FMT and --profile=NAME: bash splits words at '='
+  # NAME=FILE, --format=FMT, --profile=NAME and --select=RULE: bash splits words at '='
   # (COMP_WORDBREAKS), so the word being completed is the part after it and
   # the word before it is '='. Completions then replace only that part.
   if [ "$prev" = "=" ] || [[ $cur == "=" ]]; then
@@ -20,12 +20,17 @@ _onnxshape() {
     case $key in
       --format) prev=--format ;;
       --profile) prev=--profile ;;
+      --select|--ignore) prev=--select ;;
       *) [ "$before" = "-i" ] && prev=-i-file ;;
     esac
   fi
   case $prev in
     --format) mapfile -t COMPREPLY < <(compgen -W "pb npy" -- "$cur"); return ;;
     --profile) mapfile -t COMPREPLY < <(compgen -W "sonnx" -- "$cur"); return ;;
+    # check's rule ids and families (onnxshape check --help)
+    --select|--ignore)
+      mapfile -t COMPREPLY < <(compgen -W "domain conflict validity validity/order validity/unknown-op validity/opset portability portability/D1 portability/D6 portability/D7 portability/D11 incomplete sonnx sonnx/default sonnx/sparse" -- "$cur")
+      return ;;
     -o) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
     -i|-i-file)
       mapfile -t COMPREPLY < <(compgen -f -X '!*.pb' -- "$cur"; compgen -f -X '!*.npy' -- "$cur"; compgen -d -- "$cur")
@@ -37,7 +42,7 @@ _onnxshape() {
       run) opts="-i -o --format --json --help" ;;
       test) opts="--json --help" ;;
       infer) opts="--input --dim --json --help" ;;
-      check) opts="--profile --json --help" ;;
+      check) opts="--profile --json --select --ignore --strict --help" ;;
       *) opts="--help" ;;
     esac
     mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")

@@ -380,6 +380,21 @@ static void test_profile_check(void) {
             "relying on its default (0)");
   CHECK(onnxshape_profile_message(r, 1) == NULL);
   CHECK_I64(onnxshape_profile_rule_of(r, 1), 0);
+  /* The same finding as fields (issue 32 item 3), copied out of the model,
+   * which is freed by now. */
+  const onnxshape_finding *f = onnxshape_profile_finding(r, 0);
+  CHECK(f != NULL);
+  CHECK_I64(f->size, sizeof *f);
+  CHECK_I64(f->rule, ONNXSHAPE_PROFILE_DEFAULT);
+  CHECK_STR(f->id, "sonnx/default");
+  CHECK_I64(f->severity, ONNXSHAPE_SEVERITY_ERROR);
+  CHECK_STR(f->graph, "");
+  CHECK_STR(f->node, "r");
+  CHECK_STR(f->op, "Reshape");
+  CHECK_I64(f->version, 14);
+  CHECK(f->message == onnxshape_profile_message(r, 0));
+  CHECK(onnxshape_profile_finding(r, 1) == NULL);
+  CHECK(onnxshape_profile_finding(NULL, 0) == NULL);
   onnxshape_profile_free(r);
   buf bad = {{0}, 0};
   reshape_model(&bad, bad_target, 2);
@@ -390,6 +405,12 @@ static void test_profile_check(void) {
   CHECK_STR(onnxshape_profile_message(r, 1),
             "Reshape-14 (node 'r'): shape[0] and shape[1] are both -1; at most one dimension can "
             "be inferred (known without input data)");
+  f = onnxshape_profile_finding(r, 1);
+  CHECK(f != NULL);
+  CHECK_STR(f->id, "domain");
+  CHECK_I64(f->rule, ONNXSHAPE_PROFILE_DOMAIN);
+  CHECK_I64(f->severity, ONNXSHAPE_SEVERITY_ERROR);
+  CHECK_STR(f->node, "r");
   onnxshape_profile_free(r);
   CHECK_I64(onnxshape_profile_count(NULL), 0);
   CHECK(onnxshape_profile_message(NULL, 0) == NULL);
@@ -400,6 +421,31 @@ static void test_profile_check(void) {
   static const unsigned char garbage[] = {0xff, 0xff, 0xff};
   CHECK_STATUS(onnxshape_profile_check_sonnx(garbage, sizeof garbage, NULL, &r, &d),
                ONNXSHAPE_ERR_MALFORMED);
+}
+
+/* covers: CHECK-RULES
+ * The rule ids of check: a stable list, each id once, with its severity;
+ * NULL past the end, and a NULL severity allowed. */
+static void test_check_rules(void) {
+  static const char *const ids[] = {
+      "domain",          "conflict",       "validity/order", "validity/unknown-op",
+      "validity/opset",  "portability/D1", "portability/D6", "portability/D7",
+      "portability/D11", "incomplete",     "sonnx/default",  "sonnx/sparse"};
+  static const int severities[] = {
+      ONNXSHAPE_SEVERITY_ERROR,   ONNXSHAPE_SEVERITY_ERROR,   ONNXSHAPE_SEVERITY_ERROR,
+      ONNXSHAPE_SEVERITY_ERROR,   ONNXSHAPE_SEVERITY_ERROR,   ONNXSHAPE_SEVERITY_WARNING,
+      ONNXSHAPE_SEVERITY_WARNING, ONNXSHAPE_SEVERITY_WARNING, ONNXSHAPE_SEVERITY_WARNING,
+      ONNXSHAPE_SEVERITY_WARNING, ONNXSHAPE_SEVERITY_ERROR,   ONNXSHAPE_SEVERITY_ERROR};
+  size_t n = sizeof ids / sizeof ids[0];
+  for (size_t i = 0; i < n; i++) {
+    int severity = 0;
+    CHECK_STR(onnxshape_check_rule(i, &severity), ids[i]);
+    CHECK_I64(severity, severities[i]);
+  }
+  int untouched = 7;
+  CHECK(onnxshape_check_rule(n, &untouched) == NULL);
+  CHECK_I64(untouched, 7);
+  CHECK_STR(onnxshape_check_rule(0, NULL), "domain");
 }
 
 /* Writes n bytes to path; 1 on success. */
@@ -934,11 +980,10 @@ static void test_no_signal_handlers(void) {
   rmdir(dir);
 }
 
-RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_null_arguments),
-          TEST_ENTRY(test_many_inputs), TEST_ENTRY(test_many_names),
-          TEST_ENTRY(test_model_in_memory), TEST_ENTRY(test_long_target),
-          TEST_ENTRY(test_struct_sizes),
-          TEST_ENTRY(test_little_endian_storage),
-          TEST_ENTRY(test_write_and_read_back), TEST_ENTRY(test_external_needs_directory),
-          TEST_ENTRY(test_large_inline_file), TEST_ENTRY(test_read_file_agrees_with_parse),
-          TEST_ENTRY(test_no_signal_handlers))
+RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_check_rules),
+          TEST_ENTRY(test_null_arguments), TEST_ENTRY(test_many_inputs),
+          TEST_ENTRY(test_many_names), TEST_ENTRY(test_model_in_memory),
+          TEST_ENTRY(test_long_target), TEST_ENTRY(test_struct_sizes),
+          TEST_ENTRY(test_little_endian_storage), TEST_ENTRY(test_write_and_read_back),
+          TEST_ENTRY(test_external_needs_directory), TEST_ENTRY(test_large_inline_file),
+          TEST_ENTRY(test_read_file_agrees_with_parse), TEST_ENTRY(test_no_signal_handlers))

@@ -177,9 +177,10 @@ static onnxshape_status graph_sources(analysis *a, const model_graph *g) {
   return ONNXSHAPE_OK;
 }
 
-/* A finding about node n of g (its message in diag). */
-static void report_node(analysis *a, int rule, const char *message) {
-  if (a->report != NULL) a->report(a->report_ctx, rule, message);
+/* A finding about node n of g. */
+static void report_node(analysis *a, check_rule rule, const model_graph *g, const graph_node *n,
+                        const char *message) {
+  if (a->report != NULL) a->report(a->report_ctx, rule, g->path, n, message);
 }
 
 /* The computed value of slot id against its declaration: a contradiction
@@ -224,7 +225,7 @@ static void check_declared(analysis *a, const model_graph *g, const graph_node *
                                           ARG_INT(d->dims[k].value), ARG_INT(s->dims[k].v)));
   }
   onnxshape__in_graph(nd.message, sizeof nd.message, g->path, NULL, nd.message);
-  report_node(a, ONNXSHAPE_PROFILE_CONFLICT, nd.message);
+  report_node(a, CHECK_CONFLICT, g, n, nd.message);
 }
 
 static onnxshape_status analyse_graph(analysis *a, const model_graph *g, int certain);
@@ -339,7 +340,7 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
     if (certain && a->report == NULL && !record_failure(a, st, msg)) {
       return out_of_memory(a);
     }
-    report_node(a, ONNXSHAPE_PROFILE_DOMAIN, msg);
+    report_node(a, CHECK_DOMAIN, g, n, msg);
     for (size_t i = 0; i < n->n_outputs; i++) {
       if (n->outputs[i] != NO_SLOT) memset(&a->ctx.slots[n->outputs[i]], 0, sizeof(slot_info));
     }
@@ -628,20 +629,55 @@ onnxshape_status onnxshape_model_infer(const onnxshape_model *m, onnxshape_infer
   return infer_model(m, &none, out, NULL, NULL, NULL, diag);
 }
 
-/* A graph whose nodes the file does not give in topological order: one
- * finding each, naming the first node that takes a later node's value. */
-static void report_order(const onnxshape_model *m, onnxshape__report_fn report, void *ctx) {
+/* Node n of g, of the default domain, whose operator ONNX does not define,
+ * or defines only from a later opset than g's (the model's, or in a
+ * function's body the function's): a finding (its operator
+ * analysed as an unknown one, as infer and run take it). A call of a
+ * model-local function is neither. */
+static void report_operator(const model_graph *g, const graph_node *n, onnxshape__report_fn report,
+                            void *ctx) {
+  if (n->domain[0] != '\0' || n->body != NULL || (n->op != OP_OTHER && n->version > 0)) return;
+  onnxshape_diag d = {n->label, {0}};
+  char msg[ONNXSHAPE_DIAG_SIZE];
+  check_rule rule = CHECK_UNKNOWN_OP;
+  if (n->op == OP_OTHER) {
+    (void)onnxshape__error(&d, ONNXSHAPE_ERR_INVALID_MODEL,
+                           "operator '{}' is not an operator of the default domain (ONNX's "
+                           "operators through opset 28)",
+                           ONNXSHAPE__ARGS(ARG_NAME(n->op_type)));
+  } else {
+    size_t n_since;
+    const uint8_t *since = onnxshape__op_since(n->op, &n_since);
+    rule = CHECK_OPSET;
+    (void)onnxshape__error(
+        &d, ONNXSHAPE_ERR_INVALID_MODEL,
+        "operator '{}' is defined from opset {}; the {} imports the default domain at opset {}",
+        ONNXSHAPE__ARGS(ARG_NAME(n->op_type), ARG_UINT(n_since > 0 ? since[0] : 0),
+                        ARG_STR(g->call != NULL ? "function" : "model"), ARG_INT(g->opset)));
+  }
+  onnxshape__in_graph(msg, sizeof msg, g->path, NULL, d.message);
+  report(ctx, rule, g->path, n, msg);
+}
+
+/* What the check finds in the structure of every graph before analysing
+ * it: a graph whose nodes the file does not give in topological order (one
+ * finding, naming the first node that takes a later node's value), then
+ * its nodes' unknown operators. */
+static void report_structure(const onnxshape_model *m, onnxshape__report_fn report, void *ctx) {
   for (size_t k = 0; k < m->n_graphs; k++) {
     const model_graph *g = m->graphs[k];
-    if (g->unordered_node == NULL) continue;
-    char msg[ONNXSHAPE_DIAG_SIZE], placed[ONNXSHAPE_DIAG_SIZE];
-    (void)onnxshape__format(msg, sizeof msg,
-                            "node '{}' takes '{}' before node '{}' makes it: ONNX requires a "
-                            "graph's nodes in topological order (analysed in dependency order)",
-                            ONNXSHAPE__ARGS(ARG_NAME(g->unordered_node), ARG_NAME(g->unordered_input),
-                                            ARG_NAME(g->unordered_producer)));
-    onnxshape__in_graph(placed, sizeof placed, g->path, NULL, msg);
-    report(ctx, ONNXSHAPE_PROFILE_ORDER, placed);
+    if (g->unordered_node != NULL) {
+      char msg[ONNXSHAPE_DIAG_SIZE], placed[ONNXSHAPE_DIAG_SIZE];
+      (void)onnxshape__format(
+          msg, sizeof msg,
+          "node '{}' takes '{}' before node '{}' makes it: ONNX requires a "
+          "graph's nodes in topological order (analysed in dependency order)",
+          ONNXSHAPE__ARGS(ARG_NAME(g->unordered_node), ARG_NAME(g->unordered_input),
+                          ARG_NAME(g->unordered_producer)));
+      onnxshape__in_graph(placed, sizeof placed, g->path, NULL, msg);
+      report(ctx, CHECK_ORDER, g->path, NULL, placed);
+    }
+    for (size_t i = 0; i < g->n_nodes; i++) report_operator(g, &g->nodes[i], report, ctx);
   }
 }
 
@@ -650,7 +686,7 @@ onnxshape_status onnxshape__model_infer_all(const onnxshape_model *m, onnxshape_
                                             onnxshape_diag *diag) {
   const onnxshape_infer_options none = ONNXSHAPE_INFER_OPTIONS_INIT;
   onnxshape_inference *inf = NULL;
-  report_order(m, report, ctx);
+  report_structure(m, report, ctx);
   onnxshape_status st = infer_model(m, &none, &inf, report, ctx, within, diag);
   if (st == ONNXSHAPE_OK && inf->summary.out_of_work > 0) {
     /* the findings the budget left unsearched: said, not silently missing */
@@ -661,7 +697,7 @@ onnxshape_status onnxshape__model_infer_all(const onnxshape_model *m, onnxshape_
                             "findings there may be missing",
                             ONNXSHAPE__ARGS(ARG_UINT(inf->summary.out_of_work),
                                             ARG_UINT(inf->summary.work_limit)));
-    report(ctx, ONNXSHAPE_PROFILE_INCOMPLETE, msg);
+    report(ctx, CHECK_INCOMPLETE, "", NULL, msg);
   }
   onnxshape_inference_free(inf);
   return st;

@@ -5,13 +5,14 @@
 #include "../core/internal.h"
 #include "analysis.h"
 
+/* A risk of divergence `rule` (CHECK_D1 ... CHECK_D11) at node n. */
 static void risk(const graph_node *n, const char *path, onnxshape__report_fn report, void *ctx,
-                 const char *what, const char *ruling) {
+                 check_rule rule, const char *what, const char *ruling) {
   onnxshape_diag d = {n->label, {0}};
   (void)onnxshape__fail(&d, ONNXSHAPE_ERR_INVALID_MODEL, n->op_type, n->version, "{} ({})",
                         ONNXSHAPE__ARGS(ARG_STR(what), ARG_STR(ruling)));
   onnxshape__in_graph(d.message, sizeof d.message, path, NULL, d.message);
-  report(ctx, ONNXSHAPE_PROFILE_PORTABILITY, d.message);
+  report(ctx, rule, path, n, d.message);
 }
 
 /* An element that may be 0 at run time. */
@@ -22,7 +23,7 @@ static void shape_risk(an_ctx *c, const graph_node *n, const char *path,
                        onnxshape__report_fn report, void *ctx) {
   const slot_info *x = in(c, n, 0);
   if (!x->rank_known) {
-    risk(n, path, report, ctx, "start or end is set and the input's rank is not known",
+    risk(n, path, report, ctx, CHECK_D6, "start or end is set and the input's rank is not known",
          "the ONNX reference implementation wraps a start or end outside [-r, r] once; "
          "the specification clamps it (divergences.md D6)");
     return;
@@ -31,7 +32,7 @@ static void shape_risk(an_ctx *c, const graph_node *n, const char *path,
   int out_s = n->shape_attrs.has_start && (n->shape_attrs.start < -r || n->shape_attrs.start > r);
   int out_e = n->shape_attrs.has_end && (n->shape_attrs.end < -r || n->shape_attrs.end > r);
   if (out_s || out_e) {
-    risk(n, path, report, ctx, "start or end lies outside [-r, r]",
+    risk(n, path, report, ctx, CHECK_D6, "start or end lies outside [-r, r]",
          "the ONNX reference implementation wraps it once; the specification clamps it "
          "(divergences.md D6)");
   }
@@ -57,8 +58,10 @@ static void inferred_from_zero_risk(const slot_info *x, const slot_info *t, cons
     if (e.known && e.v == 0) others_zero |= !x->rank_known || i >= x->rank || may_be_zero(x->dims[i]);
   }
   if (may_empty && others_zero) {
-    risk(n, path, report, ctx, "the target holds -1 and its other dims may multiply to 0 "
-         "for an empty input", "the specification makes that -1 ambiguous (an error); recent "
+    risk(n, path, report, ctx, CHECK_D7,
+         "the target holds -1 and its other dims may multiply to 0 "
+         "for an empty input",
+         "the specification makes that -1 ambiguous (an error); recent "
          "onnxruntime accepts it (divergences.md D7)");
   }
 }
@@ -75,8 +78,10 @@ static void reshape_risk(an_ctx *c, const graph_node *n, const char *path,
   int allowzero = n->reshape_attrs.has_allowzero && n->reshape_attrs.allowzero == 1;
   if (!t->vals_known) {
     if (allowzero) {
-      risk(n, path, report, ctx, "allowzero = 1 with a target computed at run time, which may "
-           "hold both 0 and -1", "onnxruntime's kernel accepts that; the specification "
+      risk(n, path, report, ctx, CHECK_D1,
+           "allowzero = 1 with a target computed at run time, which may "
+           "hold both 0 and -1",
+           "onnxruntime's kernel accepts that; the specification "
            "calls it invalid (divergences.md D1)");
     }
     return;
@@ -89,7 +94,7 @@ static void reshape_risk(an_ctx *c, const graph_node *n, const char *path,
     if (may_be_zero(e)) may_zero = 1;
   }
   if (allowzero && has_minus && may_zero) {
-    risk(n, path, report, ctx, "allowzero = 1 and the target may hold both 0 and -1",
+    risk(n, path, report, ctx, CHECK_D1, "allowzero = 1 and the target may hold both 0 and -1",
          "onnxruntime's kernel accepts that; the specification calls it invalid "
          "(divergences.md D1)");
     return;
@@ -103,7 +108,7 @@ void an_portability(an_ctx *c, const graph_node *n, const char *path, onnxshape_
     /* D11: an empty axes input */
     const slot_info *axes = in(c, n, 1);
     if (axes != NULL && axes->vals_known && axes->n_vals == 0) {
-      risk(n, path, report, ctx, "the axes input is empty",
+      risk(n, path, report, ctx, CHECK_D11, "the axes input is empty",
            "onnxruntime squeezes every dim of 1; the ONNX reference and ONNX's shape inference "
            "squeeze none (divergences.md D11)");
     }

@@ -9,25 +9,83 @@
 #include "../onnx/alloc.h"
 #include "../onnx/arena.h"
 #include "../onnx/pbfast.h"
-#include "onnx_subset.pb-c.h"
 #include "../onnx/wire.h"
+#include "onnx_subset.pb-c.h"
 #include "runtime.h"
 
-typedef struct finding {
+/* Every rule of `check`: its stable id (never renamed), the public rule it
+ * refines, its severity (onnxshape_check_rule, docs/cli.md "Rules"). */
+typedef struct rule_row {
+  const char *id;
   onnxshape_profile_rule rule;
-  const char *message; /* in the report's arena */
-} finding;
+  int severity;
+} rule_row;
+
+#define ERROR_ ONNXSHAPE_SEVERITY_ERROR
+#define WARNING_ ONNXSHAPE_SEVERITY_WARNING
+static const rule_row rule_rows[CHECK_RULES] = {
+    [CHECK_DOMAIN] = {"domain", ONNXSHAPE_PROFILE_DOMAIN, ERROR_},
+    [CHECK_CONFLICT] = {"conflict", ONNXSHAPE_PROFILE_CONFLICT, ERROR_},
+    [CHECK_ORDER] = {"validity/order", ONNXSHAPE_PROFILE_ORDER, ERROR_},
+    [CHECK_UNKNOWN_OP] = {"validity/unknown-op", ONNXSHAPE_PROFILE_UNKNOWN_OP, ERROR_},
+    [CHECK_OPSET] = {"validity/opset", ONNXSHAPE_PROFILE_OPSET, ERROR_},
+    [CHECK_D1] = {"portability/D1", ONNXSHAPE_PROFILE_PORTABILITY, WARNING_},
+    [CHECK_D6] = {"portability/D6", ONNXSHAPE_PROFILE_PORTABILITY, WARNING_},
+    [CHECK_D7] = {"portability/D7", ONNXSHAPE_PROFILE_PORTABILITY, WARNING_},
+    [CHECK_D11] = {"portability/D11", ONNXSHAPE_PROFILE_PORTABILITY, WARNING_},
+    [CHECK_INCOMPLETE] = {"incomplete", ONNXSHAPE_PROFILE_INCOMPLETE, WARNING_},
+    /* only under the profile, where conformance was asked for */
+    [CHECK_SONNX_DEFAULT] = {"sonnx/default", ONNXSHAPE_PROFILE_DEFAULT, ERROR_},
+    [CHECK_SONNX_SPARSE] = {"sonnx/sparse", ONNXSHAPE_PROFILE_SPARSE, ERROR_},
+};
+#undef ERROR_
+#undef WARNING_
+
+const char *onnxshape_check_rule(size_t i, int *severity) {
+  if (i >= CHECK_RULES) return NULL;
+  if (severity != NULL) *severity = rule_rows[i].severity;
+  return rule_rows[i].id;
+}
 
 struct onnxshape_profile_report {
   size_t n, cap;
-  finding *items;          /* in arena; room for cap */
-  onnxshape__arena *arena; /* the findings, made at the first one; while the check runs, within
-                              the model's arena, so they count against its limit (LIMIT-MEMORY) */
+  onnxshape_finding *items; /* in arena; room for cap */
+  onnxshape__arena *arena;  /* the findings, made at the first one; while the check runs, within
+                               the model's arena, so they count against its limit (LIMIT-MEMORY) */
   onnxshape__arena *within; /* the arena to count against when the first finding comes */
-  int failed;              /* an allocation failed while adding */
+  int failed;               /* an allocation failed while adding */
 };
 
-static void add(onnxshape_profile_report *r, onnxshape_profile_rule rule, const char *message) {
+/* Where a finding is: its graph's path, and its node (NULL: none), as the
+ * model spells them. */
+typedef struct finding_at {
+  const char *graph;
+  const char *node;
+  const char *domain; /* the node's, "" for the default domain */
+  const char *op;
+  int version;
+} finding_at;
+
+/* "DOMAIN:" (when not empty), then s, in the report's arena; NULL for a
+ * NULL s, or when memory fails (r->failed set). */
+static const char *copy_text(onnxshape_profile_report *r, const char *domain, const char *s) {
+  if (s == NULL) return NULL;
+  size_t dl = domain != NULL && domain[0] != '\0' ? strlen(domain) + 1 : 0, len = strlen(s);
+  char *copy = onnxshape__arena_alloc(r->arena, dl + len + 1);
+  if (copy == NULL) {
+    r->failed = 1;
+    return NULL;
+  }
+  if (dl > 0) {
+    memcpy(copy, domain, dl - 1);
+    copy[dl - 1] = ':';
+  }
+  memcpy(copy + dl, s, len + 1);
+  return copy;
+}
+
+static void add(onnxshape_profile_report *r, check_rule rule, const finding_at *at,
+                const char *message) {
   if (r->failed) return;
   if (r->arena == NULL) {
     r->arena = r->within != NULL ? onnxshape__arena_new_within(r->within, SIZE_MAX) : NULL;
@@ -39,9 +97,9 @@ static void add(onnxshape_profile_report *r, onnxshape_profile_rule rule, const 
   if (r->n == r->cap) {
     size_t cap = r->cap ? 2 * r->cap : 16;
     /* the old array stays in the arena: twice the final size at most */
-    finding *items = cap <= SIZE_MAX / 4 / sizeof *items
-                         ? onnxshape__arena_alloc(r->arena, cap * sizeof *items)
-                         : NULL;
+    onnxshape_finding *items = cap <= SIZE_MAX / 4 / sizeof *items
+                                   ? onnxshape__arena_alloc(r->arena, cap * sizeof *items)
+                                   : NULL;
     if (items == NULL) {
       r->failed = 1;
       return;
@@ -50,17 +108,27 @@ static void add(onnxshape_profile_report *r, onnxshape_profile_rule rule, const 
     r->items = items;
     r->cap = cap;
   }
-  /* The message (formatted, so already escaped) as long as it is. */
-  size_t len = strlen(message);
-  char *copy = onnxshape__arena_alloc(r->arena, len + 1);
-  if (copy == NULL) {
-    r->failed = 1;
-    return;
-  }
-  memcpy(copy, message, len + 1);
-  r->items[r->n].rule = rule;
-  r->items[r->n].message = copy;
-  r->n++;
+  /* Copies: the model (whose names these are) is freed before the report.
+   * The message is formatted, so already escaped. */
+  onnxshape_finding f = {sizeof f,
+                         rule_rows[rule].rule,
+                         rule_rows[rule].id,
+                         rule_rows[rule].severity,
+                         copy_text(r, NULL, at->graph != NULL ? at->graph : ""),
+                         copy_text(r, NULL, at->node),
+                         at->node != NULL ? copy_text(r, at->domain, at->op) : NULL,
+                         at->node != NULL ? at->version : 0,
+                         copy_text(r, NULL, message)};
+  if (r->failed) return;
+  r->items[r->n++] = f;
+}
+
+/* A finding about node n (NULL: none) of the graph at path. */
+static void add_at(onnxshape_profile_report *r, check_rule rule, const char *path,
+                   const graph_node *n, const char *message) {
+  finding_at at = {path, NULL, NULL, NULL, 0};
+  if (n != NULL) at = (finding_at){path, n->label, n->domain, n->op_type, n->version};
+  add(r, rule, &at, message);
 }
 
 /* ---- sparse tensors ---------------------------------------------------- */
@@ -82,12 +150,18 @@ typedef struct sparse_scan {
 
 /* "in PATH: <what>; the SONNX profile forbids sparse tensors" (no "in"
  * for the main graph, path ""). */
-static void report_sparse(sparse_scan *sc, const char *path, const char *what) {
+static void report_sparse(sparse_scan *sc, const finding_at *at, const char *what) {
   char msg[ONNXSHAPE_DIAG_SIZE];
   (void)onnxshape__format(msg, sizeof msg, "{}; the SONNX profile forbids sparse tensors",
                           ONNXSHAPE__ARGS(ARG_TEXT(what)));
-  onnxshape__in_graph(msg, sizeof msg, path, NULL, msg);
-  add(sc->r, ONNXSHAPE_PROFILE_SPARSE, msg);
+  onnxshape__in_graph(msg, sizeof msg, at->graph, NULL, msg);
+  add(sc->r, CHECK_SONNX_SPARSE, at, msg);
+}
+
+/* A sparse finding about no node of the graph at path. */
+static void report_sparse_in(sparse_scan *sc, const char *path, const char *what) {
+  finding_at at = {path, NULL, NULL, NULL, 0};
+  report_sparse(sc, &at, what);
 }
 
 /* The name of a SparseTensorProto: that of its `values` TensorProto (field
@@ -189,7 +263,7 @@ static void sparse_decls(sparse_scan *sc, const char *path, Onnx__ValueInfoProto
                             ONNXSHAPE__ARGS(ARG_STR(what),
                                             ARG_NAME(v[i]->name != NULL ? v[i]->name : ""),
                                             ARG_STR(how == 1 ? "is" : "holds")));
-    report_sparse(sc, path, msg);
+    report_sparse_in(sc, path, msg);
   }
 }
 
@@ -272,7 +346,14 @@ static void sparse_node(sparse_scan *sc, const Onnx__NodeProto *np, size_t i, co
                                 ONNXSHAPE__ARGS(ARG_UINT(i), ARG_NAME(op), ARG_NAME(attr),
                                                 ARG_STR(use)));
       }
-      report_sparse(sc, path, msg);
+      /* as the loader labels nodes: its name, or "#INDEX" */
+      char label[24];
+      (void)snprintf(label, sizeof label, "#%zu", i);
+      const char *domain = np->domain != NULL && strcmp(np->domain, "ai.onnx") != 0 ? np->domain
+                                                                                    : "";
+      finding_at at = {path, np->name != NULL && np->name[0] != '\0' ? np->name : label, domain,
+                       op, 0};
+      report_sparse(sc, &at, msg);
     }
     /* deeper graphs than a model may hold fail its loading; not walked */
     if (depth + 1 > MAX_SUBGRAPH_DEPTH) continue;
@@ -301,7 +382,7 @@ static void sparse_graph(sparse_scan *sc, const Onnx__GraphProto *g, const char 
       (void)onnxshape__format(msg, sizeof msg, "sparse initializer #{} (unnamed)",
                               ONNXSHAPE__ARGS(ARG_UINT(i)));
     }
-    report_sparse(sc, path, msg);
+    report_sparse_in(sc, path, msg);
   }
   for (size_t i = 0; i < g->n_node && sc->st == ONNXSHAPE_OK; i++) {
     sparse_node(sc, g->node[i], i, path, depth);
@@ -326,7 +407,7 @@ static void sparse_function(sparse_scan *sc, const Onnx__FunctionProto *f) {
     const char *attr = f->attribute_proto[k]->name;
     (void)onnxshape__format(msg, sizeof msg, "the default of attribute '{}' {}",
                             ONNXSHAPE__ARGS(ARG_NAME(attr != NULL ? attr : ""), ARG_STR(use)));
-    report_sparse(sc, path, msg);
+    report_sparse_in(sc, path, msg);
   }
   sparse_decls(sc, path, f->value_info, f->n_value_info, "value_info");
   for (size_t i = 0; i < f->n_node && sc->st == ONNXSHAPE_OK; i++) {
@@ -360,11 +441,12 @@ static onnxshape_status sparse_uses(const void *proto, onnxshape_profile_report 
 
 /* A finding of the analysis; a DOMAIN one says it needs no data (the
  * finding's middle gives way when the message is full, never its end). */
-static void add_domain(void *ctx, int rule, const char *message) {
+static void add_reported(void *ctx, check_rule rule, const char *path, const graph_node *n,
+                         const char *message) {
   char msg[ONNXSHAPE_DIAG_SIZE];
   onnxshape__fit_message(msg, sizeof msg, "", message,
-                         rule == ONNXSHAPE_PROFILE_DOMAIN ? " (known without input data)" : "");
-  add(ctx, (onnxshape_profile_rule)rule, msg);
+                         rule == CHECK_DOMAIN ? " (known without input data)" : "");
+  add_at(ctx, rule, path, n, msg);
 }
 
 /* Node n of graph g leaves `attr` at its default: a finding named by the
@@ -379,7 +461,7 @@ static void add_default(onnxshape_profile_report *r, const model_graph *g, const
                         "default ({})",
                         ONNXSHAPE__ARGS(ARG_STR(attr), ARG_STR(value)));
   onnxshape__in_graph(d.message, sizeof d.message, g->path, NULL, d.message);
-  add(r, ONNXSHAPE_PROFILE_DEFAULT, d.message);
+  add_at(r, CHECK_SONNX_DEFAULT, g->path, n, d.message);
 }
 
 static void check_defaults(onnxshape_profile_report *r, const onnxshape_model *m) {
@@ -437,7 +519,7 @@ static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena
     if (st == ONNXSHAPE_OK) {
       r->within = model->arena;
       if (profile == ONNXSHAPE_CHECK_SONNX) check_defaults(r, model);
-      st = onnxshape__model_infer_all(model, add_domain, r, model->arena, diag);
+      st = onnxshape__model_infer_all(model, add_reported, r, model->arena, diag);
     }
     /* Findings (or a failure) from a file that changed while it was read
      * are not its: the change is the error. */
@@ -528,6 +610,10 @@ onnxshape_profile_rule onnxshape_profile_rule_of(const onnxshape_profile_report 
 
 const char *onnxshape_profile_message(const onnxshape_profile_report *r, size_t i) {
   return r && i < r->n ? r->items[i].message : NULL;
+}
+
+const onnxshape_finding *onnxshape_profile_finding(const onnxshape_profile_report *r, size_t i) {
+  return r && i < r->n ? &r->items[i] : NULL;
 }
 
 void onnxshape_profile_free(onnxshape_profile_report *r) {

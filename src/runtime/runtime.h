@@ -6,13 +6,36 @@
 
 #include "../onnx/model.h"
 
+/* The rules of `check`, each with its stable id, public rule and severity
+ * in one table (profile.c, onnxshape_check_rule()). Appended, never
+ * reordered: the order is the public one. */
+typedef enum check_rule {
+  CHECK_DOMAIN,
+  CHECK_CONFLICT,
+  CHECK_ORDER,
+  CHECK_UNKNOWN_OP,
+  CHECK_OPSET,
+  CHECK_D1,
+  CHECK_D6,
+  CHECK_D7,
+  CHECK_D11,
+  CHECK_INCOMPLETE,
+  CHECK_SONNX_DEFAULT,
+  CHECK_SONNX_SPARSE,
+  CHECK_RULES
+} check_rule;
+
 /* Static inference (onnxshape_model_infer) that goes on after a node that
- * cannot succeed whatever the data, calling report(ctx, rule, message) for
- * each, and for every conflict and portability risk (rule: an
- * onnxshape_profile_rule), and once (INCOMPLETE) when nodes were left
- * unknown for the work budget. The analysis's memory counts against
- * `within` (the check's model arena, onnxshape__arena_new_within). (infer.c) */
-typedef void (*onnxshape__report_fn)(void *ctx, int rule, const char *message);
+ * cannot succeed whatever the data, calling report(ctx, rule, path, node,
+ * message) for each, and for every conflict and portability risk (rule: a
+ * check_rule; path: the graph's, "" for the main graph; node: NULL when the
+ * finding is about no node), for each default-domain node whose operator
+ * is unknown or newer than its graph's opset, for each graph out of
+ * topological order, and once (INCOMPLETE) when nodes were left unknown
+ * for the work budget. The analysis's memory counts against `within` (the
+ * check's model arena, onnxshape__arena_new_within). (infer.c) */
+typedef void (*onnxshape__report_fn)(void *ctx, check_rule rule, const char *path,
+                                     const graph_node *node, const char *message);
 struct onnxshape__arena;
 onnxshape_status onnxshape__model_infer_all(const onnxshape_model *m, onnxshape__report_fn report,
                                             void *ctx, struct onnxshape__arena *within,

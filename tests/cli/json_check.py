@@ -10,12 +10,15 @@ import sys
 INFER = {"name": str, "graph": str, "type": (str, type(None)), "dims": (list, type(None)),
          "value": list, "node": str, "op": str, "version": int}
 INFER_REQUIRED = {"name", "graph", "type", "dims"}
+CHECK = {"model": str, "rule": str, "severity": str, "graph": str, "node": str, "op": str,
+         "version": int, "message": str}
 SCHEMAS = {
     "infer": (INFER, INFER_REQUIRED,
               {"nodes": dict, "resolved": int, "partial": int, "unknown": int,
                "not_evaluated": dict, "failures": int, "out_of_work": int}),
-    "check": ({"model": str, "rule": str, "message": str}, {"model", "rule", "message"},
-              {"model": str, "profile": (str, type(None)), "findings": int}),
+    "check": (CHECK, {"model", "rule", "severity", "graph", "message"},
+              {"model": str, "profile": (str, type(None)), "findings": int, "errors": int,
+               "warnings": int}),
     "test": ({"dir": str, "result": str, "reason": str}, {"dir", "result"},
              {"passed": int, "failed": int}),
     "run": ({"name": str, "type": str, "dims": list, "values": list},
@@ -64,6 +67,10 @@ def main():
             print(f"summary {json.dumps(obj['summary'], sort_keys=True)}")
             continue
         check_fields(obj, fields, required, f"line {n}")
+        if kind == "check" and obj["severity"] not in ("error", "warning"):
+            fail(f"line {n}: bad severity {obj['severity']!r}")
+        if kind == "check" and len({"node", "op", "version"} & obj.keys()) not in (0, 3):
+            fail(f"line {n}: node, op and version come together")
         if kind == "infer" and obj["dims"] is not None:
             for d in obj["dims"]:
                 if not (d is None or isinstance(d, str) or (isinstance(d, int) and d >= 0)):

@@ -746,3 +746,30 @@ write("cycle.onnx", model([node("Identity", ["c"], ["a"], name="first"),
                           [value_info("x", "float", [2])], [value_info("c", "float")], opset=17))
 write("self_cycle.onnx", model([node("Add", ["x", "y"], ["y"])],
                                [value_info("x", "float", [2])], [value_info("y", "float")], opset=17))
+# check's validity rules (issue 32 item 3): a default-domain operator ONNX
+# does not define (FooBar, named with a quote and a newline, and in an If
+# branch, unnamed), and one used before its first version (Gelu is
+# defined from opset 20; this model imports 17), spelled "ai.onnx".
+foobar_branch = graph([node("FooBar", ["x"], ["t"])], [], [value_info("t", "float")],
+                      name="then_t")
+write("invalid_ops.onnx", model(
+    [node("FooBar", ["x"], ["a"], name="foo\"\n"),
+     node("Gelu", ["x"], ["b"], name="gelu", domain="ai.onnx"),
+     node("If", ["c"], ["v"], [attr("then_branch", A_GRAPH, foobar_branch),
+                               attr("else_branch", A_GRAPH, foobar_branch)], name="if_c")],
+    [value_info("x", "float", [2]), value_info("c", "bool", [])],
+    [value_info("a", "float"), value_info("b", "float"), value_info("v", "float")], opset=17))
+# Gelu at opset 20 is fine: no finding.
+write("gelu20.onnx", model([node("Gelu", ["x"], ["y"], name="gelu")],
+                           [value_info("x", "float", [2])], [value_info("y", "float")], opset=20))
+# The same in a function's body, which imports opset 15 while the model
+# imports 21: Gelu there is before its first version (the body's opset
+# counts), and FooBar unknown; each named by the call's path.
+early_fn = function("Early", "custom", ["X"], ["Y"], [
+    node("Gelu", ["X"], ["g"], name="gelu"),
+    node("FooBar", ["g"], ["Y"], name="foo")], opset=15)
+write("invalid_ops_function.onnx", fn_model(
+    [node("Early", ["x"], ["y"], domain="custom", name="call"),
+     node("Gelu", ["x"], ["z"], name="gelu_ok")],
+    [early_fn], [value_info("x", "float", [2])],
+    [value_info("y", "float"), value_info("z", "float")], opset=21))

@@ -14,6 +14,8 @@ complete_line onnxshape run demo.onnx --format =
 complete_line onnxshape check --p
 complete_line onnxshape check --profile ""
 complete_line onnxshape check --profile = ""
+complete_line onnxshape check --select port
+complete_line onnxshape check --ignore = sonnx
 complete_line onnxshape help c
 complete_line onnxshape infer dem
 complete_line onnxshape run demo.onnx -i demo_in
