@@ -32,6 +32,12 @@ static int matches_any(const char *id, const patterns *ps) {
   return 0;
 }
 
+/* 1 when findings of rule `id` are reported: selected (all are when no
+ * --select is given) and not ignored. */
+static int selected(const char *id, const patterns *select, const patterns *ignore) {
+  return (select->n == 0 || matches_any(id, select)) && !matches_any(id, ignore);
+}
+
 /* Adds the comma-separated rule patterns of `list` (each must match a
  * rule the library knows); EXIT_OK, or a usage error. */
 static int add_patterns(patterns *ps, const char *option, const char *list) {
@@ -140,7 +146,7 @@ int cli_check(int argc, char **argv) {
   size_t errors = 0, warnings = 0;
   for (size_t i = 0; i < onnxshape_profile_count(r); i++) {
     const onnxshape_finding *f = onnxshape_profile_finding(r, i);
-    if ((select.n > 0 && !matches_any(f->id, &select)) || matches_any(f->id, &ignore)) continue;
+    if (!selected(f->id, &select, &ignore)) continue;
     int error = f->severity == ONNXSHAPE_SEVERITY_ERROR;
     errors += error;
     warnings += !error;
@@ -162,8 +168,14 @@ int cli_check(int argc, char **argv) {
     else printf(": %zu error%s, %zu warning%s", errors, errors == 1 ? "" : "s", warnings,
                 warnings == 1 ? "" : "s");
     /* What the profile checks: the attribute defaults of Shape and
-     * Reshape, the valid domains the analysis knows, sparse tensors. */
-    if (profile != NULL && errors == 0) {
+     * Reshape, the valid domains the analysis knows, sparse tensors. A
+     * verdict of conformance needs every one of those rules selected. */
+    int all_rules = selected("sonnx/default", &select, &ignore) &&
+                    selected("sonnx/sparse", &select, &ignore) &&
+                    selected("domain", &select, &ignore);
+    if (profile != NULL && errors == 0 && !all_rules) {
+      printf("; no SONNX verdict: not every rule of the profile was selected");
+    } else if (profile != NULL && errors == 0) {
       printf("; the Shape, Reshape and Size nodes conform to the SONNX profile");
     } else if (profile != NULL) {
       printf("; the model does not conform to the SONNX profile");
