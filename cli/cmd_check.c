@@ -50,7 +50,7 @@ static int add_patterns(patterns *ps, const char *option, const char *list) {
       known = len > 0 && rule_matches(onnxshape_check_rule(i, NULL), p, len);
     }
     if (!known) {
-      char rules[512] = "", shown[600];
+      char rules[512] = "", shown[1024];
       for (size_t i = 0; onnxshape_check_rule(i, NULL) != NULL; i++) {
         size_t at = strlen(rules);
         (void)snprintf(rules + at, sizeof rules - at, "%s%s", i > 0 ? ", " : "",
@@ -143,10 +143,14 @@ int cli_check(int argc, char **argv) {
     else cli_error("%s: %s", cli_shown(model), d.message);
     return cli_exit_for(st);
   }
-  size_t errors = 0, warnings = 0;
+  size_t errors = 0, warnings = 0, sparse_left_out = 0, incomplete = 0;
   for (size_t i = 0; i < onnxshape_profile_count(r); i++) {
     const onnxshape_finding *f = onnxshape_profile_finding(r, i);
-    if (!selected(f->id, &select, &ignore)) continue;
+    incomplete += f->rule == ONNXSHAPE_PROFILE_INCOMPLETE;
+    if (!selected(f->id, &select, &ignore)) {
+      sparse_left_out += f->rule == ONNXSHAPE_PROFILE_SPARSE;
+      continue;
+    }
     int error = f->severity == ONNXSHAPE_SEVERITY_ERROR;
     errors += error;
     warnings += !error;
@@ -156,6 +160,15 @@ int cli_check(int argc, char **argv) {
       cli_put_name(stdout, model);
       printf(": %s [%s, %s]\n", f->message, f->id, error ? "error" : "warning");
     }
+  }
+  if (sparse_left_out > 0) {
+    /* A model with sparse tensors is not loaded: no other rule ran, so
+     * leaving those findings out must not pass it. */
+    onnxshape_profile_free(r);
+    cli_error("%s: the model holds sparse tensors (sonnx/sparse, left out here), so it was not "
+              "loaded and no other rule ran",
+              cli_shown(model));
+    return EXIT_INVALID;
   }
   if (json) {
     printf("{\"summary\":{\"model\":");
@@ -173,7 +186,9 @@ int cli_check(int argc, char **argv) {
     int all_rules = selected("sonnx/default", &select, &ignore) &&
                     selected("sonnx/sparse", &select, &ignore) &&
                     selected("domain", &select, &ignore);
-    if (profile != NULL && errors == 0 && !all_rules) {
+    if (profile != NULL && errors == 0 && incomplete > 0) {
+      printf("; no SONNX verdict: the analysis ran out of its work budget (incomplete)");
+    } else if (profile != NULL && errors == 0 && !all_rules) {
       printf("; no SONNX verdict: not every rule of the profile was selected");
     } else if (profile != NULL && errors == 0) {
       printf("; the Shape, Reshape and Size nodes conform to the SONNX profile");

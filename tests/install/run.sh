@@ -30,14 +30,16 @@ PKG_CONFIG_PATH=$libdir "$cc" -std=c11 -Wall -Werror $(PKG_CONFIG_PATH=$libdir p
   "$src/tests/install/consumer/consumer.c" -o "$scratch/consumer-pc" \
   $(PKG_CONFIG_PATH=$libdir pkg-config --libs onnxshape)
 LD_LIBRARY_PATH=$(dirname "$libdir") "$scratch/consumer-pc"
-if env -u LD_LIBRARY_PATH "$scratch/consumer-pc" >"$scratch/norpath.out" 2>&1; then
+# (Not where the loader's cache already has the library, installed before.)
+if ldconfig -p 2>/dev/null | grep -q 'libonnxshape\.so'; then
+  echo "a libonnxshape is in the loader's cache: the check without a run path is skipped"
+elif env -u LD_LIBRARY_PATH "$scratch/consumer-pc" >"$scratch/norpath.out" 2>&1; then
   echo "FAIL: a consumer of $prefix started without a run path or LD_LIBRARY_PATH" >&2
   exit 1
-fi
-grep -q 'error while loading shared libraries: libonnxshape' "$scratch/norpath.out" || {
+elif ! grep -q 'error while loading shared libraries: libonnxshape' "$scratch/norpath.out"; then
   cat "$scratch/norpath.out" >&2
   exit 1
-}
+fi
 rpath=$(PKG_CONFIG_PATH=$libdir pkg-config --variable=libdir onnxshape)
 PKG_CONFIG_PATH=$libdir "$cc" -std=c11 -Wall -Werror $(PKG_CONFIG_PATH=$libdir pkg-config --cflags onnxshape) \
   "$src/tests/install/consumer/consumer.c" -o "$scratch/consumer-rpath" \

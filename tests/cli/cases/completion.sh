@@ -22,4 +22,4 @@ complete_line onnxshape run demo.onnx -i demo_in
 complete_line onnxshape run demo.onnx -i x = demo_in
 complete_line onnxshape run demo.onnx -i x = t_int
 # Sourcing the completion leaves the user's shell options as they were.
-bash -c 'shopt -u extglob; . ./onnxshape.bash; shopt extglob'
+bash -c 'shopt -u extglob; . ./onnxshape.bash; shopt -q extglob && echo "extglob on" || echo "extglob off"'
