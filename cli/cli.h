@@ -63,9 +63,11 @@ void cli_put_name(FILE *f, const char *s);
  * characters, U+2028 and U+2029 escaped, and each byte that is not UTF-8 as
  * \udcXX (JSON-UTF8). */
 void cli_put_json_string(FILE *f, const char *s, size_t len);
-/* ,"node":NODE,"op":OP,"version":VERSION: the producing node of infer's
- * values and the node of check's findings, in one form. */
-void cli_put_json_node(FILE *f, const char *node, const char *op, int version);
+/* ,"node":NODE,"domain":DOMAIN,"op":OP,"version":VERSION: the producing
+ * node of infer's values and the node of check's findings, in one form
+ * (DOMAIN "" for the default domain, OP the plain operator type). */
+void cli_put_json_node(FILE *f, const char *node, const char *domain, const char *op,
+                       int version);
 /* Human form: "NAME: TYPE [d0,d1] = [v0, v1, ...]", long tensors abbreviated
  * to their first and last values. */
 void cli_print_tensor(FILE *f, const char *name, const onnxshape_tensor *t);

@@ -70,7 +70,7 @@ static int add_patterns(patterns *ps, const char *option, const char *list) {
   }
 }
 
-/* One finding as a JSON line: node, op and version only when it is about
+/* One finding as a JSON line: node, domain, op, version and node_index only when it is about
  * a node (optional keys are left out, never null: docs/cli.md). */
 static void put_json_finding(const char *model, const onnxshape_finding *f) {
   fputs("{\"model\":", stdout);
@@ -78,7 +78,10 @@ static void put_json_finding(const char *model, const onnxshape_finding *f) {
   printf(",\"rule\":\"%s\",\"severity\":\"%s\",\"graph\":", f->id,
          f->severity == ONNXSHAPE_SEVERITY_ERROR ? "error" : "warning");
   cli_put_json_string(stdout, f->graph, strlen(f->graph));
-  if (f->node != NULL) cli_put_json_node(stdout, f->node, f->op, f->version);
+  if (f->node != NULL) {
+    cli_put_json_node(stdout, f->node, f->domain, f->op, f->version);
+    printf(",\"node_index\":%zu", f->node_index);
+  }
   fputs(",\"message\":", stdout);
   cli_put_json_string(stdout, f->message, strlen(f->message));
   fputs("}\n", stdout);

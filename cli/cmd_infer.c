@@ -87,7 +87,8 @@ static void print_json(const onnxshape_value_info *v) {
     }
     fputc(']', stdout);
   }
-  if (v->op != NULL) cli_put_json_node(stdout, v->node, v->op, v->version);
+  if (v->op != NULL)
+    cli_put_json_node(stdout, v->node, v->domain != NULL ? v->domain : "", v->op, v->version);
   fputs("}\n", stdout);
 }
 

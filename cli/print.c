@@ -254,9 +254,12 @@ void cli_print_json(FILE *f, const char *name, const onnxshape_tensor *t) {
   fputs("]}\n", f);
 }
 
-void cli_put_json_node(FILE *f, const char *node, const char *op, int version) {
+void cli_put_json_node(FILE *f, const char *node, const char *domain, const char *op,
+                       int version) {
   fputs(",\"node\":", f);
   cli_put_json_string(f, node, strlen(node));
+  fputs(",\"domain\":", f);
+  cli_put_json_string(f, domain, strlen(domain));
   fputs(",\"op\":", f);
   cli_put_json_string(f, op, strlen(op));
   fprintf(f, ",\"version\":%d", version);

@@ -560,14 +560,21 @@ typedef struct onnxshape_finding {
   int severity;               /**< ONNXSHAPE_SEVERITY_ERROR or ONNXSHAPE_SEVERITY_WARNING */
   const char *graph;          /**< "" for the main graph, else the subgraph's or function
                                    call's path, e.g. "if_flag/then_branch" */
-  const char *node;           /**< the node's name, or "#INDEX" when it has none; NULL when
-                                   the finding is not about a node (a sparse initializer or
-                                   graph value, a graph's order, the analysis's budget) */
-  const char *op;             /**< the node's operator ("DOMAIN:Op" outside the default
-                                   domain); NULL when @c node is */
+  const char *node;           /**< the node's name as the model spells it, "" when it has
+                                   none (as onnxshape_value_info.node; @c node_index tells it
+                                   apart); NULL when the finding is not about a node (a sparse
+                                   initializer or graph value, a graph's order, the analysis's
+                                   budget) */
+  const char *op;             /**< the node's operator type, e.g. "Reshape" (its domain is
+                                   @c domain); NULL when @c node is */
   int version;                /**< the operator's resolved since_version; 0 when not known
                                    (another domain, a function call) or not a node */
   const char *message;        /**< as onnxshape_profile_message() */
+  const char *domain;         /**< the node's domain, "" for the default one (whether the
+                                   model spells it "" or "ai.onnx"); NULL when @c node is */
+  size_t node_index;          /**< the node's place among its graph's nodes (the file's order,
+                                   from 0; the "#INDEX" of messages about an unnamed node);
+                                   0 when @c node is NULL */
 } onnxshape_finding;
 
 /** The findings of one check. */

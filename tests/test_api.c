@@ -224,6 +224,13 @@ static void test_struct_sizes(void) {
   CHECK(v != NULL && v->size == sizeof *v);
   onnxshape_inference_free(inf);
   inf = NULL;
+  /* A finding says its size too (a Reshape-14 without allowzero under the
+   * SONNX profile is one). */
+  onnxshape_profile_report *report = NULL;
+  CHECK_STATUS(onnxshape_profile_check_sonnx(m.b, m.n, NULL, &report, &d), ONNXSHAPE_OK);
+  const onnxshape_finding *f = onnxshape_profile_finding(report, 0);
+  CHECK(f != NULL && f->size == sizeof *f);
+  onnxshape_profile_free(report);
   /* Too small: a struct without size (zeroed), and one cut before n_dims,
    * whose n_dims and dims (here contradicting each other) are not read. */
   const size_t least = offsetof(onnxshape_infer_options, keep_going) + sizeof opts.keep_going;
@@ -393,6 +400,8 @@ static void test_profile_check(void) {
   CHECK_STR(f->op, "Reshape");
   CHECK_I64(f->version, 14);
   CHECK(f->message == onnxshape_profile_message(r, 0));
+  CHECK_STR(f->domain, "");
+  CHECK_I64(f->node_index, 1); /* after the Constant */
   CHECK(onnxshape_profile_finding(r, 1) == NULL);
   CHECK(onnxshape_profile_finding(NULL, 0) == NULL);
   onnxshape_profile_free(r);

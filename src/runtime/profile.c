@@ -64,23 +64,20 @@ typedef struct finding_at {
   const char *domain; /* the node's, "" for the default domain */
   const char *op;
   int version;
+  size_t index; /* the node's place in its graph */
 } finding_at;
 
-/* "DOMAIN:" (when not empty), then s, in the report's arena; NULL for a
- * NULL s, or when memory fails (r->failed set). */
-static const char *copy_text(onnxshape_profile_report *r, const char *domain, const char *s) {
+/* s in the report's arena; NULL for a NULL s, or when memory fails
+ * (r->failed set). */
+static const char *copy_text(onnxshape_profile_report *r, const char *s) {
   if (s == NULL) return NULL;
-  size_t dl = domain != NULL && domain[0] != '\0' ? strlen(domain) + 1 : 0, len = strlen(s);
-  char *copy = onnxshape__arena_alloc(r->arena, dl + len + 1);
+  size_t len = strlen(s);
+  char *copy = onnxshape__arena_alloc(r->arena, len + 1);
   if (copy == NULL) {
     r->failed = 1;
     return NULL;
   }
-  if (dl > 0) {
-    memcpy(copy, domain, dl - 1);
-    copy[dl - 1] = ':';
-  }
-  memcpy(copy + dl, s, len + 1);
+  memcpy(copy, s, len + 1);
   return copy;
 }
 
@@ -110,15 +107,18 @@ static void add(onnxshape_profile_report *r, check_rule rule, const finding_at *
   }
   /* Copies: the model (whose names these are) is freed before the report.
    * The message is formatted, so already escaped. */
+  int node = at->node != NULL;
   onnxshape_finding f = {sizeof f,
                          rule_rows[rule].rule,
                          rule_rows[rule].id,
                          rule_rows[rule].severity,
-                         copy_text(r, NULL, at->graph != NULL ? at->graph : ""),
-                         copy_text(r, NULL, at->node),
-                         at->node != NULL ? copy_text(r, at->domain, at->op) : NULL,
-                         at->node != NULL ? at->version : 0,
-                         copy_text(r, NULL, message)};
+                         copy_text(r, at->graph != NULL ? at->graph : ""),
+                         copy_text(r, at->node),
+                         node ? copy_text(r, at->op != NULL ? at->op : "") : NULL,
+                         node ? at->version : 0,
+                         copy_text(r, message),
+                         node ? copy_text(r, at->domain != NULL ? at->domain : "") : NULL,
+                         node ? at->index : 0};
   if (r->failed) return;
   r->items[r->n++] = f;
 }
@@ -126,8 +126,8 @@ static void add(onnxshape_profile_report *r, check_rule rule, const finding_at *
 /* A finding about node n (NULL: none) of the graph at path. */
 static void add_at(onnxshape_profile_report *r, check_rule rule, const char *path,
                    const graph_node *n, const char *message) {
-  finding_at at = {path, NULL, NULL, NULL, 0};
-  if (n != NULL) at = (finding_at){path, n->label, n->domain, n->op_type, n->version};
+  finding_at at = {path, NULL, NULL, NULL, 0, 0};
+  if (n != NULL) at = (finding_at){path, n->name, n->domain, n->op_type, n->version, n->index};
   add(r, rule, &at, message);
 }
 
@@ -160,7 +160,7 @@ static void report_sparse(sparse_scan *sc, const finding_at *at, const char *wha
 
 /* A sparse finding about no node of the graph at path. */
 static void report_sparse_in(sparse_scan *sc, const char *path, const char *what) {
-  finding_at at = {path, NULL, NULL, NULL, 0};
+  finding_at at = {path, NULL, NULL, NULL, 0, 0};
   report_sparse(sc, &at, what);
 }
 
@@ -346,13 +346,9 @@ static void sparse_node(sparse_scan *sc, const Onnx__NodeProto *np, size_t i, co
                                 ONNXSHAPE__ARGS(ARG_UINT(i), ARG_NAME(op), ARG_NAME(attr),
                                                 ARG_STR(use)));
       }
-      /* as the loader labels nodes: its name, or "#INDEX" */
-      char label[24];
-      (void)snprintf(label, sizeof label, "#%zu", i);
       const char *domain = np->domain != NULL && strcmp(np->domain, "ai.onnx") != 0 ? np->domain
                                                                                     : "";
-      finding_at at = {path, np->name != NULL && np->name[0] != '\0' ? np->name : label, domain,
-                       op, 0};
+      finding_at at = {path, np->name != NULL ? np->name : "", domain, op, 0, i};
       report_sparse(sc, &at, msg);
     }
     /* deeper graphs than a model may hold fail its loading; not walked */

@@ -8,10 +8,12 @@ import json
 import sys
 
 INFER = {"name": str, "graph": str, "type": (str, type(None)), "dims": (list, type(None)),
-         "value": list, "node": str, "op": str, "version": int}
+         "value": list, "node": str, "domain": str, "op": str, "version": int}
 INFER_REQUIRED = {"name", "graph", "type", "dims"}
-CHECK = {"model": str, "rule": str, "severity": str, "graph": str, "node": str, "op": str,
-         "version": int, "message": str}
+CHECK = {"model": str, "rule": str, "severity": str, "graph": str, "node": str, "domain": str,
+         "op": str, "version": int, "node_index": int, "message": str}
+NODE_KEYS = {"check": {"node", "domain", "op", "version", "node_index"},
+             "infer": {"node", "domain", "op", "version"}}
 SCHEMAS = {
     "infer": (INFER, INFER_REQUIRED,
               {"nodes": dict, "resolved": int, "partial": int, "unknown": int,
@@ -69,14 +71,12 @@ def main():
         check_fields(obj, fields, required, f"line {n}")
         if kind == "check" and obj["severity"] not in ("error", "warning"):
             fail(f"line {n}: bad severity {obj['severity']!r}")
-        if kind == "check" and len({"node", "op", "version"} & obj.keys()) not in (0, 3):
-            fail(f"line {n}: node, op and version come together")
+        if kind in NODE_KEYS and len(NODE_KEYS[kind] & obj.keys()) not in (0, len(NODE_KEYS[kind])):
+            fail(f"line {n}: {', '.join(sorted(NODE_KEYS[kind]))} come together")
         if kind == "infer" and obj["dims"] is not None:
             for d in obj["dims"]:
                 if not (d is None or isinstance(d, str) or (isinstance(d, int) and d >= 0)):
                     fail(f"line {n}: bad dim {d!r}")
-        if kind == "infer" and ("node" in obj) != ("op" in obj):
-            fail(f"line {n}: node and op go together")
         if kind == "test" and obj["result"] not in ("pass", "fail"):
             fail(f"line {n}: result {obj['result']!r}")
         if kind == "test" and (obj["result"] == "fail") != ("reason" in obj):

@@ -139,8 +139,12 @@ sparse_init = f_bytes(1, sparse_values) + f_bytes(2, tensor("", "int64", [1], ra
 sp_input = f_str(1, "sp") + f_bytes(2, f_bytes(8, f_int(1, 1)))
 write("sonnx_sparse.onnx", model(
     [node("Constant", [], ["c"], [f_str(1, "sparse_value") + f_int(20, 11) + f_bytes(22, sparse_init)],
-          name="k")],
-    [sp_input], [value_info("c", "float")], opset=13, graph_extra=f_bytes(15, sparse_init)))
+          name="k"),
+     # unnamed, of another domain: the finding's node is "" (node_index 1), its domain separate
+     node("Pack", ["c"], ["p"], [f_str(1, "table") + f_int(20, 11) + f_bytes(22, sparse_init)],
+          domain="com.example")],
+    [sp_input], [value_info("c", "float")], opset=13, graph_extra=f_bytes(15, sparse_init),
+    extra_opsets=[("com.example", 1)]))
 
 # ---- The front door (tests/cli/cases/door_*, tests/cli/safety.sh) ----------
 F = struct.Struct("<f")
