@@ -125,6 +125,7 @@ static const command_help pages[] = {
      "  validity/order       error    a graph's nodes are not in topological order\n"
      "  validity/unknown-op  error    an operator the default domain does not have\n"
      "  validity/opset       error    an operator newer than the model's opset\n"
+     "  validity/deprecated  error    an operator ONNX deprecated at the model's opset\n"
      "  portability/D1, portability/D6, portability/D7, portability/D11\n"
      "                       warning  a result implementations disagree on\n"
      "  incomplete           warning  the analysis stopped at its budget\n"

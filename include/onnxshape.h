@@ -537,8 +537,11 @@ typedef enum onnxshape_profile_rule {
                                     dependency order) */
   ONNXSHAPE_PROFILE_UNKNOWN_OP = 8, /**< a node of the default domain whose operator ONNX does
                                         not define (at any opset through 28) */
-  ONNXSHAPE_PROFILE_OPSET = 9 /**< a node of the default domain whose operator ONNX defines
+  ONNXSHAPE_PROFILE_OPSET = 9, /**< a node of the default domain whose operator ONNX defines
                                   only from a later opset than the one its graph imports */
+  ONNXSHAPE_PROFILE_DEPRECATED = 10 /**< a node of the default domain whose operator ONNX has
+                                        deprecated at the opset its graph imports (Upsample
+                                        from 10, Scatter from 11) */
 } onnxshape_profile_rule;
 
 /** Severities of findings (onnxshape_finding.severity). */
@@ -645,7 +648,8 @@ ONNXSHAPE_API const onnxshape_finding *onnxshape_profile_finding(const onnxshape
  * "validity/opset" (errors); "portability/D1", "portability/D6",
  * "portability/D7", "portability/D11", "incomplete" (warnings);
  * "sonnx/default", "sonnx/sparse" (errors, reported only with
- * ONNXSHAPE_CHECK_SONNX). Ids are never renamed; new ones are appended.
+ * ONNXSHAPE_CHECK_SONNX); "validity/deprecated" (error). Ids are never
+ * renamed; new ones are appended.
  */
 ONNXSHAPE_API const char *onnxshape_check_rule(size_t i, int *severity);
 /** Free @p r. NULL is allowed. */

@@ -29,7 +29,7 @@ _onnxshape() {
     --profile) mapfile -t COMPREPLY < <(compgen -W "sonnx" -- "$cur"); return ;;
     # check's rule ids and families (onnxshape check --help)
     --select|--ignore)
-      mapfile -t COMPREPLY < <(compgen -W "domain conflict validity validity/order validity/unknown-op validity/opset portability portability/D1 portability/D6 portability/D7 portability/D11 incomplete sonnx sonnx/default sonnx/sparse" -- "$cur")
+      mapfile -t COMPREPLY < <(compgen -W "domain conflict validity validity/order validity/unknown-op validity/opset validity/deprecated portability portability/D1 portability/D6 portability/D7 portability/D11 incomplete sonnx sonnx/default sonnx/sparse" -- "$cur")
       return ;;
     -o) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
     -i|-i-file)

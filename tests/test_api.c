@@ -439,12 +439,14 @@ static void test_check_rules(void) {
   static const char *const ids[] = {
       "domain",          "conflict",       "validity/order", "validity/unknown-op",
       "validity/opset",  "portability/D1", "portability/D6", "portability/D7",
-      "portability/D11", "incomplete",     "sonnx/default",  "sonnx/sparse"};
+      "portability/D11", "incomplete",     "sonnx/default",  "sonnx/sparse",
+      "validity/deprecated"};
   static const int severities[] = {
       ONNXSHAPE_SEVERITY_ERROR,   ONNXSHAPE_SEVERITY_ERROR,   ONNXSHAPE_SEVERITY_ERROR,
       ONNXSHAPE_SEVERITY_ERROR,   ONNXSHAPE_SEVERITY_ERROR,   ONNXSHAPE_SEVERITY_WARNING,
       ONNXSHAPE_SEVERITY_WARNING, ONNXSHAPE_SEVERITY_WARNING, ONNXSHAPE_SEVERITY_WARNING,
-      ONNXSHAPE_SEVERITY_WARNING, ONNXSHAPE_SEVERITY_ERROR,   ONNXSHAPE_SEVERITY_ERROR};
+      ONNXSHAPE_SEVERITY_WARNING, ONNXSHAPE_SEVERITY_ERROR,   ONNXSHAPE_SEVERITY_ERROR,
+      ONNXSHAPE_SEVERITY_ERROR};
   size_t n = sizeof ids / sizeof ids[0];
   for (size_t i = 0; i < n; i++) {
     int severity = 0;

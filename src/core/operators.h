@@ -25,6 +25,9 @@
 #define OPF_STRICT 2u /* checked as strictly as the kernels, and run by `run`: the kernels,
                          Constant, Identity */
 #define OPF_GRAPHS 4u /* holds graphs analysis enters (If, Loop, Scan, SequenceMap) */
+#define OPF_DEPRECATED 8u /* its last since_version is ONNX's deprecation of it: from that
+                             opset the operator is gone (Upsample 10, Scatter 11; onnx's
+                             checker refuses it there) */
 
 /* A catalog version list (catalog.h) as a row's since_versions. */
 #define ONNXSHAPE__V_COMMA(v) v,
@@ -185,7 +188,7 @@
   X(ROUND, "Round", unary, 0, (11, 22)) \
   X(STFT, "STFT", stft, 0, (17)) \
   X(SCAN, "Scan", none, OPF_GRAPHS, (8, 9, 11, 16, 19, 21, 23, 24, 25)) \
-  X(SCATTER, "Scatter", scatter, 0, (9, 11)) \
+  X(SCATTER, "Scatter", scatter, OPF_DEPRECATED, (9, 11)) \
   X(SCATTER_ELEMENTS, "ScatterElements", scatter, 0, (11, 13, 16, 18)) \
   X(SCATTER_ND, "ScatterND", scatter, 0, (11, 13, 16, 18)) \
   X(SELU, "Selu", unary, 0, (1, 6, 22)) \
@@ -231,7 +234,7 @@
   X(TRILU, "Trilu", trilu, 0, (14)) \
   X(UNIQUE, "Unique", unique, 0, (11)) \
   X(UNSQUEEZE, "Unsqueeze", unsqueeze, 0, (1, 11, 13, 21, 23, 24, 25)) \
-  X(UPSAMPLE, "Upsample", resize, 0, (1, 7, 9, 10)) \
+  X(UPSAMPLE, "Upsample", resize, OPF_DEPRECATED, (1, 7, 9, 10)) \
   X(WHERE, "Where", arith, 0, (9, 16)) \
   X(XOR, "Xor", compare, 0, (1, 7))
 

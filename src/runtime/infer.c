@@ -631,23 +631,37 @@ onnxshape_status onnxshape_model_infer(const onnxshape_model *m, onnxshape_infer
 
 /* Node n of g, of the default domain, whose operator ONNX does not define,
  * or defines only from a later opset than g's (the model's, or in a
- * function's body the function's): a finding (its operator
- * analysed as an unknown one, as infer and run take it). A call of a
- * model-local function is neither. */
+ * function's body the function's), or has deprecated at g's opset: a
+ * finding (the first two analysed as an unknown operator, as infer and run
+ * take it; a deprecated one as its last version). A call of a model-local
+ * function is none of them. */
 static void report_operator(const model_graph *g, const graph_node *n, onnxshape__report_fn report,
                             void *ctx) {
-  if (n->domain[0] != '\0' || n->body != NULL || (n->op != OP_OTHER && n->version > 0)) return;
+  if (n->domain[0] != '\0' || n->body != NULL) return;
+  size_t n_since;
+  const uint8_t *since = onnxshape__op_since(n->op, &n_since);
+  int deprecated = n->op != OP_OTHER && n->version > 0 &&
+                   (onnxshape__op_flags(n->op) & OPF_DEPRECATED) != 0 &&
+                   n->version == since[n_since - 1];
+  if (n->op != OP_OTHER && n->version > 0 && !deprecated) return;
   onnxshape_diag d = {n->label, {0}};
   char msg[ONNXSHAPE_DIAG_SIZE];
   check_rule rule = CHECK_UNKNOWN_OP;
-  if (n->op == OP_OTHER) {
+  if (deprecated) {
+    rule = CHECK_DEPRECATED;
+    (void)onnxshape__error(
+        &d, ONNXSHAPE_ERR_INVALID_MODEL,
+        "operator '{}' is deprecated from opset {} (use {}); the {} imports the default domain "
+        "at opset {}",
+        ONNXSHAPE__ARGS(ARG_NAME(n->op_type), ARG_INT(n->version),
+                        ARG_STR(n->op == OP_UPSAMPLE ? "Resize" : "ScatterElements"),
+                        ARG_STR(g->call != NULL ? "function" : "model"), ARG_INT(g->opset)));
+  } else if (n->op == OP_OTHER) {
     (void)onnxshape__error(&d, ONNXSHAPE_ERR_INVALID_MODEL,
                            "operator '{}' is not an operator of the default domain (ONNX's "
                            "operators through opset 28)",
                            ONNXSHAPE__ARGS(ARG_NAME(n->op_type)));
   } else {
-    size_t n_since;
-    const uint8_t *since = onnxshape__op_since(n->op, &n_since);
     rule = CHECK_OPSET;
     (void)onnxshape__error(
         &d, ONNXSHAPE_ERR_INVALID_MODEL,

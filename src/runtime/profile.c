@@ -37,6 +37,7 @@ static const rule_row rule_rows[CHECK_RULES] = {
     /* only under the profile, where conformance was asked for */
     [CHECK_SONNX_DEFAULT] = {"sonnx/default", ONNXSHAPE_PROFILE_DEFAULT, ERROR_},
     [CHECK_SONNX_SPARSE] = {"sonnx/sparse", ONNXSHAPE_PROFILE_SPARSE, ERROR_},
+    [CHECK_DEPRECATED] = {"validity/deprecated", ONNXSHAPE_PROFILE_DEPRECATED, ERROR_},
 };
 #undef ERROR_
 #undef WARNING_

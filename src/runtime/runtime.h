@@ -22,6 +22,7 @@ typedef enum check_rule {
   CHECK_INCOMPLETE,
   CHECK_SONNX_DEFAULT,
   CHECK_SONNX_SPARSE,
+  CHECK_DEPRECATED,
   CHECK_RULES
 } check_rule;
 

@@ -7,7 +7,8 @@ per operator; the since_versions equal the researched list
 (tests/analysis/onnx_ops_versions.json: ONNX's Changelog.md through opset
 28, cross-checked with operator_sets.h and onnx 1.12); the lookup resolves
 the newest since_version at each opset 1 to 28 (0 before the first); the
-kernels, Constant and Identity flagged as such; every row with a handler
+kernels, Constant and Identity flagged as such, and Upsample and Scatter
+as deprecated (as onnx's own schemas mark them); every row with a handler
 has cases in tests/analysis/cases/ (cases.py); docs/operators.md is what
 this script generates.
 Usage: registry.py REGISTRY_TOOL [--write-doc]"""
@@ -65,7 +66,22 @@ def doc_text(rows, counts):
     return "\n".join(out) + "\n"
 
 
+def deprecated_ops():
+    """The operators whose last schema is a deprecation, from onnx's own
+    schemas (onnx 1.12 knows opsets through 17; no operator has been
+    deprecated since, as ONNX's Changelog.md through opset 28 shows)."""
+    import onnx.defs
+    return {s.name for s in onnx.defs.get_all_schemas_with_history()
+            if s.domain == "" and s.deprecated}
+
+
+DEPRECATED = set()
+
+
 def main():
+    DEPRECATED.update(deprecated_ops())
+    if DEPRECATED != {"Upsample", "Scatter"}:
+        fail("onnx's deprecated operators are %s" % sorted(DEPRECATED))
     tool = sys.argv[1]
     rows = json.loads(subprocess.run([tool], check=True, capture_output=True, text=True).stdout)
     with open(os.path.join(HERE, "onnx_ops_versions.json"), encoding="utf-8") as f:
@@ -95,6 +111,8 @@ def main():
         if (r["kernel"], r["strict"], r["graphs"]) != (kernel, strict, graphs):
             fail("%s: flags kernel=%d strict=%d graphs=%d" % (r["name"], r["kernel"], r["strict"],
                                                              r["graphs"]))
+        if r["deprecated"] != (r["name"] in DEPRECATED):
+            fail("%s: deprecated=%d" % (r["name"], r["deprecated"]))
     counts = case_counts()
     for r in rows:
         if r["handler"] != "none" and counts.get(r["name"], 0) == 0:

@@ -20,9 +20,10 @@ int main(void) {
     unsigned flags = onnxshape__op_flags(op);
     printf("{\"name\": \"%s\", \"since\": [", onnxshape__op_name(op));
     for (size_t k = 0; k < n; k++) printf("%s%d", k > 0 ? ", " : "", since[k]);
-    printf("], \"handler\": \"%s\", \"kernel\": %d, \"strict\": %d, \"graphs\": %d, \"at\": [",
+    printf("], \"handler\": \"%s\", \"kernel\": %d, \"strict\": %d, \"graphs\": %d, "
+           "\"deprecated\": %d, \"at\": [",
            handler_names[i], (flags & OPF_KERNEL) != 0, (flags & OPF_STRICT) != 0,
-           (flags & OPF_GRAPHS) != 0);
+           (flags & OPF_GRAPHS) != 0, (flags & OPF_DEPRECATED) != 0);
     for (int opset = 1; opset <= 28; opset++) {
       operator_id found = OP_OTHER;
       int version = -1;

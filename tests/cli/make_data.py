@@ -6,7 +6,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "conformance"))
-from onnxpb import (A_FLOAT, A_INT, A_INTS, A_TENSOR, attr, graph, model, node, tensor,  # noqa: E402
+from onnxpb import (A_FLOAT, A_INT, A_INTS, A_STRING, A_TENSOR, attr, graph, model, node, tensor,  # noqa: E402
                     value_info, value_info_of, tensor_type, seq_type, map_type, optional_type, sparse_type,
                     f_bytes, f_int, f_str)
 
@@ -763,6 +763,18 @@ write("invalid_ops.onnx", model(
                                attr("else_branch", A_GRAPH, foobar_branch)], name="if_c")],
     [value_info("x", "float", [2]), value_info("c", "bool", [])],
     [value_info("a", "float"), value_info("b", "float"), value_info("v", "float")], opset=17))
+# Operators ONNX deprecated: Upsample from opset 10, Scatter from 11 (both
+# here at opset 11); Upsample at opset 9 is fine.
+write("deprecated_ops.onnx", model(
+    [node("Upsample", ["x", "scales"], ["u"], [attr("mode", A_STRING, b"nearest")], name="up"),
+     node("Scatter", ["x", "idx", "upd"], ["s"])],
+    [value_info("x", "float", [1, 2]), value_info("scales", "float", [2]),
+     value_info("idx", "int64", [1, 1]), value_info("upd", "float", [1, 1])],
+    [value_info("u", "float"), value_info("s", "float")], opset=11))
+write("upsample9.onnx", model(
+    [node("Upsample", ["x", "scales"], ["u"], [attr("mode", A_STRING, b"nearest")], name="up")],
+    [value_info("x", "float", [1, 2]), value_info("scales", "float", [2])],
+    [value_info("u", "float")], opset=9))
 # Gelu at opset 20 is fine: no finding.
 write("gelu20.onnx", model([node("Gelu", ["x"], ["y"], name="gelu")],
                            [value_info("x", "float", [2])], [value_info("y", "float")], opset=20))
