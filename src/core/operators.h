@@ -49,8 +49,8 @@
   X(ATTENTION, "Attention", none, 0, (23, 24, 25)) \
   X(AVERAGE_POOL, "AveragePool", pool, 0, (1, 7, 10, 11, 19, 22)) \
   X(BATCH_NORMALIZATION, "BatchNormalization", batch_norm, 0, (1, 6, 7, 9, 14, 15)) \
-  X(BERNOULLI, "Bernoulli", none, 0, (15, 22)) \
-  X(BIT_CAST, "BitCast", none, 0, (26)) \
+  X(BERNOULLI, "Bernoulli", random_like, 0, (15, 22)) \
+  X(BIT_CAST, "BitCast", bit_cast, 0, (26)) \
   X(BIT_SHIFT, "BitShift", broadcast, 0, (11)) \
   X(BITWISE_AND, "BitwiseAnd", broadcast, 0, (18)) \
   X(BITWISE_NOT, "BitwiseNot", unary, 0, (18)) \
@@ -75,8 +75,8 @@
   X(CONV_TRANSPOSE, "ConvTranspose", conv_transpose, 0, (1, 11, 22)) \
   X(COS, "Cos", unary, 0, (7, 22)) \
   X(COSH, "Cosh", unary, 0, (9, 22)) \
-  X(CUM_PROD, "CumProd", none, 0, (26)) \
-  X(CUM_SUM, "CumSum", none, 0, (11, 14)) \
+  X(CUM_PROD, "CumProd", cumulative, 0, (26)) \
+  X(CUM_SUM, "CumSum", cumulative, 0, (11, 14)) \
   X(DFT, "DFT", dft, 0, (17, 20)) \
   X(DEFORM_CONV, "DeformConv", conv, 0, (19, 22)) \
   X(DEPTH_TO_SPACE, "DepthToSpace", depth_space, 0, (1, 11, 13)) \
@@ -91,7 +91,7 @@
   X(ERF, "Erf", unary, 0, (9, 13)) \
   X(EXP, "Exp", unary, 0, (1, 6, 13)) \
   X(EXPAND, "Expand", expand, 0, (8, 13)) \
-  X(EYE_LIKE, "EyeLike", none, 0, (9, 22)) \
+  X(EYE_LIKE, "EyeLike", eye_like, 0, (9, 22)) \
   X(FLATTEN, "Flatten", flatten, 0, (1, 9, 11, 13, 21, 23, 24, 25)) \
   X(FLOOR, "Floor", unary, 0, (1, 6, 13)) \
   X(GRU, "GRU", rnn, 0, (1, 3, 7, 14, 22)) \
@@ -143,16 +143,16 @@
   X(MISH, "Mish", unary, 0, (18, 22)) \
   X(MOD, "Mod", broadcast, 0, (10, 13)) \
   X(MUL, "Mul", arith, 0, (1, 6, 7, 13, 14)) \
-  X(MULTINOMIAL, "Multinomial", none, 0, (7, 22)) \
+  X(MULTINOMIAL, "Multinomial", multinomial, 0, (7, 22)) \
   X(NEG, "Neg", unary, 0, (1, 6, 13)) \
-  X(NEGATIVE_LOG_LIKELIHOOD_LOSS, "NegativeLogLikelihoodLoss", none, 0, (12, 13, 22)) \
+  X(NEGATIVE_LOG_LIKELIHOOD_LOSS, "NegativeLogLikelihoodLoss", loss, 0, (12, 13, 22)) \
   X(NON_MAX_SUPPRESSION, "NonMaxSuppression", non_max_suppression, 0, (10, 11)) \
   X(NON_ZERO, "NonZero", non_zero, 0, (9, 13)) \
   X(NOT, "Not", not, 0, (1)) \
   X(ONE_HOT, "OneHot", one_hot, 0, (9, 11)) \
   X(OPTIONAL, "Optional", none, 0, (15)) \
   X(OPTIONAL_GET_ELEMENT, "OptionalGetElement", none, 0, (15, 18)) \
-  X(OPTIONAL_HAS_ELEMENT, "OptionalHasElement", none, 0, (15, 18)) \
+  X(OPTIONAL_HAS_ELEMENT, "OptionalHasElement", has_element, 0, (15, 18)) \
   X(OR, "Or", compare, 0, (1, 7)) \
   X(PRELU, "PRelu", prelu, 0, (1, 6, 7, 9, 16)) \
   X(PAD, "Pad", pad, 0, (1, 2, 11, 13, 18, 19, 21, 23, 24, 25)) \
@@ -162,10 +162,10 @@
   X(QUANTIZE_LINEAR, "QuantizeLinear", quantize, 0, (10, 13, 19, 21, 23, 24, 25)) \
   X(RMS_NORMALIZATION, "RMSNormalization", unary, 0, (23)) \
   X(RNN, "RNN", rnn, 0, (1, 7, 14, 22)) \
-  X(RANDOM_NORMAL, "RandomNormal", none, 0, (1, 22)) \
-  X(RANDOM_NORMAL_LIKE, "RandomNormalLike", none, 0, (1, 22)) \
-  X(RANDOM_UNIFORM, "RandomUniform", none, 0, (1, 22)) \
-  X(RANDOM_UNIFORM_LIKE, "RandomUniformLike", none, 0, (1, 22)) \
+  X(RANDOM_NORMAL, "RandomNormal", random, 0, (1, 22)) \
+  X(RANDOM_NORMAL_LIKE, "RandomNormalLike", random_like, 0, (1, 22)) \
+  X(RANDOM_UNIFORM, "RandomUniform", random, 0, (1, 22)) \
+  X(RANDOM_UNIFORM_LIKE, "RandomUniformLike", random_like, 0, (1, 22)) \
   X(RANGE, "Range", range, 0, (11, 27)) \
   X(RECIPROCAL, "Reciprocal", unary, 0, (1, 6, 13)) \
   X(REDUCE_L1, "ReduceL1", reduce, 0, (1, 11, 13, 18)) \
@@ -178,13 +178,13 @@
   X(REDUCE_PROD, "ReduceProd", reduce_prod, 0, (1, 11, 13, 18)) \
   X(REDUCE_SUM, "ReduceSum", reduce, 0, (1, 11, 13)) \
   X(REDUCE_SUM_SQUARE, "ReduceSumSquare", reduce, 0, (1, 11, 13, 18)) \
-  X(REGEX_FULL_MATCH, "RegexFullMatch", none, 0, (20)) \
+  X(REGEX_FULL_MATCH, "RegexFullMatch", is_class, 0, (20)) \
   X(RELU, "Relu", unary, 0, (1, 6, 13, 14)) \
   X(RESHAPE, "Reshape", reshape, OPF_KERNEL | OPF_STRICT, ONNXSHAPE__CATALOG(RESHAPE)) \
   X(RESIZE, "Resize", resize, 0, (10, 11, 13, 18, 19)) \
   X(REVERSE_SEQUENCE, "ReverseSequence", reverse_sequence, 0, (10)) \
   X(ROI_ALIGN, "RoiAlign", roi, 0, (10, 16, 22)) \
-  X(ROTARY_EMBEDDING, "RotaryEmbedding", none, 0, (23)) \
+  X(ROTARY_EMBEDDING, "RotaryEmbedding", unary, 0, (23)) \
   X(ROUND, "Round", unary, 0, (11, 22)) \
   X(STFT, "STFT", stft, 0, (17)) \
   X(SCAN, "Scan", none, OPF_GRAPHS, (8, 9, 11, 16, 19, 21, 23, 24, 25)) \
@@ -208,7 +208,7 @@
   X(SIZE, "Size", size, OPF_KERNEL | OPF_STRICT, ONNXSHAPE__CATALOG(SIZE)) \
   X(SLICE, "Slice", slice, 0, (1, 10, 11, 13)) \
   X(SOFTMAX, "Softmax", unary_axis, 0, (1, 11, 13)) \
-  X(SOFTMAX_CROSS_ENTROPY_LOSS, "SoftmaxCrossEntropyLoss", none, 0, (12, 13)) \
+  X(SOFTMAX_CROSS_ENTROPY_LOSS, "SoftmaxCrossEntropyLoss", loss, 0, (12, 13)) \
   X(SOFTPLUS, "Softplus", unary, 0, (1, 22)) \
   X(SOFTSIGN, "Softsign", unary, 0, (1, 22)) \
   X(SPACE_TO_DEPTH, "SpaceToDepth", depth_space, 0, (1, 13)) \
@@ -216,16 +216,16 @@
   X(SPLIT_TO_SEQUENCE, "SplitToSequence", none, 0, (11, 24)) \
   X(SQRT, "Sqrt", unary, 0, (1, 6, 13)) \
   X(SQUEEZE, "Squeeze", squeeze, 0, (1, 11, 13, 21, 23, 24, 25)) \
-  X(STRING_CONCAT, "StringConcat", none, 0, (20)) \
-  X(STRING_NORMALIZER, "StringNormalizer", none, 0, (10)) \
-  X(STRING_SPLIT, "StringSplit", none, 0, (20)) \
+  X(STRING_CONCAT, "StringConcat", broadcast, 0, (20)) \
+  X(STRING_NORMALIZER, "StringNormalizer", string_normalizer, 0, (10)) \
+  X(STRING_SPLIT, "StringSplit", string_split, 0, (20)) \
   X(SUB, "Sub", arith, 0, (1, 6, 7, 13, 14)) \
   X(SUM, "Sum", broadcast, 0, (1, 6, 8, 13)) \
-  X(SWI_GLU, "SwiGLU", none, 0, (28)) \
+  X(SWI_GLU, "SwiGLU", swiglu, 0, (28)) \
   X(SWISH, "Swish", unary, 0, (24)) \
   X(TAN, "Tan", unary, 0, (7, 22)) \
   X(TANH, "Tanh", unary, 0, (1, 6, 13)) \
-  X(TENSOR_SCATTER, "TensorScatter", none, 0, (24)) \
+  X(TENSOR_SCATTER, "TensorScatter", scatter, 0, (24)) \
   X(TF_IDF_VECTORIZER, "TfIdfVectorizer", none, 0, (9)) \
   X(THRESHOLDED_RELU, "ThresholdedRelu", unary, 0, (10, 22)) \
   X(TILE, "Tile", tile, 0, (1, 6, 13)) \

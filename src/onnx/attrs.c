@@ -133,7 +133,8 @@ static onnxshape_status load_constant_value(onnxshape_model *m, graph_node *n,
 }
 
 /* An attribute's numbers, lists of numbers and string, as they are in the
- * decoded AttributeProto. */
+ * decoded AttributeProto, and the count of its strings (not the strings:
+ * load_attr copies them for the operators that read them). */
 void onnxshape__copy_scalars(node_attr *a, const Onnx__AttributeProto *ap) {
   a->i = ap->i;
   a->f = ap->f;
@@ -143,6 +144,7 @@ void onnxshape__copy_scalars(node_attr *a, const Onnx__AttributeProto *ap) {
   a->n_floats = ap->n_floats;
   a->s.data = (const char *)ap->s.data;
   a->s.length = ap->s.len;
+  a->n_strings = ap->n_strings;
 }
 
 /* An attribute reference (ref_attr_name) outside a function's body, where

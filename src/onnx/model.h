@@ -75,8 +75,9 @@ typedef struct node_attr {
   const float *floats;
   size_t n_floats;
   onnxshape_string s;
-  onnxshape_string *strings;
-  size_t n_strings;
+  onnxshape_string *strings; /* a STRINGS attribute's strings, for the operators that read
+                                them (Constant's value_strings); else NULL */
+  size_t n_strings;          /* a STRINGS attribute's count, for every operator */
   onnxshape_owned_tensor *t;
 } node_attr;
 

@@ -267,6 +267,16 @@ slot_info *an_out(an_ctx *c, const graph_node *n, size_t k);
 /* out's dims: rank copies of dims; or rank dims not known. */
 int an_set_dims(an_ctx *c, slot_info *out, const an_elem *dims, size_t rank);
 int an_set_unknown_dims(an_ctx *c, slot_info *out, size_t rank);
+/* Output k of n as x's dims with element type `type` (0: not known); its
+ * rank stays unknown when x's is (or x is NULL). Returns 0 when out of work
+ * or memory. */
+int an_like(an_ctx *c, const graph_node *n, size_t k, const slot_info *x, int32_t type);
+/* x's element type, or 0 when x is absent. */
+static inline int32_t an_type_of(const slot_info *x) { return x != NULL ? x->type : 0; }
+/* The status of a rule that returned 0: the budget or memory ran out. */
+static inline onnxshape_status an_done(int ok) {
+  return ok ? ONNXSHAPE_OK : ONNXSHAPE_ERR_OUT_OF_MEMORY;
+}
 
 /* A handler (an_op_fn) computing node n's outputs by `call` (an int: 0
  * when out of budget or memory). */

@@ -159,3 +159,10 @@ int an_set_unknown_dims(an_ctx *c, slot_info *out, size_t rank) {
   for (size_t i = 0; i < rank; i++) out->dims[i] = an_unknown();
   return 1;
 }
+
+int an_like(an_ctx *c, const graph_node *n, size_t k, const slot_info *x, int32_t type) {
+  slot_info *out = an_out(c, n, k);
+  if (out == NULL) return 1;
+  out->type = type;
+  return x == NULL || !x->rank_known || an_set_dims(c, out, x->dims, x->rank);
+}

@@ -13,20 +13,6 @@
 
 /* ---- shared rules -------------------------------------------------------------- */
 
-/* Output k of n as x's dims with element type `type` (0: not known); its
- * rank stays unknown when x's is. Returns 0 when out of work or memory. */
-static int like(an_ctx *c, const graph_node *n, size_t k, const slot_info *x, int32_t type) {
-  slot_info *out = an_out(c, n, k);
-  if (out == NULL) return 1;
-  out->type = type;
-  return x == NULL || !x->rank_known || an_set_dims(c, out, x->dims, x->rank);
-}
-
-/* x's element type, or 0 when x is absent. */
-static int32_t type_of(const slot_info *x) { return x != NULL ? x->type : 0; }
-
-/* The status of a rule that returned 0: the budget or memory ran out. */
-static onnxshape_status done(int ok) { return ok ? ONNXSHAPE_OK : ONNXSHAPE_ERR_OUT_OF_MEMORY; }
 
 /* 1 when every one of the k inputs has a known rank and the same dims
  * (numbers or one expression each). */
@@ -196,7 +182,7 @@ static int values_out(an_ctx *c, const graph_node *n, int unary) {
 onnxshape_status onnxshape__an_op_unary(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   (void)diag;
   const slot_info *x = in(c, n, 0);
-  return done(like(c, n, 0, x, type_of(x)) && values_out(c, n, 1));
+  return an_done(an_like(c, n, 0, x, an_type_of(x)) && values_out(c, n, 1));
 }
 
 /* Softmax, LogSoftmax, Hardmax (axis 1 before 13, -1 from 13) and
@@ -209,7 +195,7 @@ onnxshape_status onnxshape__an_op_unary_axis(an_ctx *c, const graph_node *n, onn
   if (x != NULL && x->rank_known && an_norm_axis(an_attr_int(n, "axis", def), x->rank, 1) < 0) {
     return ONNXSHAPE_OK;
   }
-  return done(like(c, n, 0, x, type_of(x)));
+  return an_done(an_like(c, n, 0, x, an_type_of(x)));
 }
 
 /* Trilu: X's dims; X of rank below 2 is an error. */
@@ -217,19 +203,19 @@ onnxshape_status onnxshape__an_op_trilu(an_ctx *c, const graph_node *n, onnxshap
   (void)diag;
   const slot_info *x = in(c, n, 0);
   if (x != NULL && x->rank_known && x->rank < 2) return ONNXSHAPE_OK;
-  return done(like(c, n, 0, x, type_of(x)));
+  return an_done(an_like(c, n, 0, x, an_type_of(x)));
 }
 
 /* IsNaN, IsInf: bool of X's dims. */
 onnxshape_status onnxshape__an_op_is_class(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   (void)diag;
-  return done(like(c, n, 0, in(c, n, 0), ONNXSHAPE_TYPE_BOOL));
+  return an_done(an_like(c, n, 0, in(c, n, 0), ONNXSHAPE_TYPE_BOOL));
 }
 
 /* CastLike: input 0's dims, target_type's (input 1's) element type. */
 onnxshape_status onnxshape__an_op_cast_like(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   (void)diag;
-  return done(like(c, n, 0, in(c, n, 0), type_of(in(c, n, 1))));
+  return an_done(an_like(c, n, 0, in(c, n, 0), an_type_of(in(c, n, 1))));
 }
 
 /* Dropout: output as data; the optional mask of data's dims, of data's
@@ -237,8 +223,8 @@ onnxshape_status onnxshape__an_op_cast_like(an_ctx *c, const graph_node *n, onnx
 onnxshape_status onnxshape__an_op_dropout(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   (void)diag;
   const slot_info *x = in(c, n, 0);
-  int32_t mask = n->version >= 10 ? ONNXSHAPE_TYPE_BOOL : type_of(x);
-  return done(like(c, n, 0, x, type_of(x)) && like(c, n, 1, x, mask));
+  int32_t mask = n->version >= 10 ? ONNXSHAPE_TYPE_BOOL : an_type_of(x);
+  return an_done(an_like(c, n, 0, x, an_type_of(x)) && an_like(c, n, 1, x, mask));
 }
 
 /* ---- broadcasting ------------------------------------------------------------------ */
@@ -247,7 +233,7 @@ onnxshape_status onnxshape__an_op_dropout(an_ctx *c, const graph_node *n, onnxsh
  * broadcast dims. */
 onnxshape_status onnxshape__an_op_compare(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   (void)diag;
-  return done(broadcast_out(c, n, ONNXSHAPE_TYPE_BOOL) && values_out(c, n, 0));
+  return an_done(broadcast_out(c, n, ONNXSHAPE_TYPE_BOOL) && values_out(c, n, 0));
 }
 
 /* Pow (the exponent's type may differ from 12), Mod, BitShift, BitwiseAnd,
@@ -255,7 +241,7 @@ onnxshape_status onnxshape__an_op_compare(an_ctx *c, const graph_node *n, onnxsh
  * input's type, the broadcast dims. */
 onnxshape_status onnxshape__an_op_broadcast(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   (void)diag;
-  return done(broadcast_out(c, n, type_of(in(c, n, 0))) && values_out(c, n, 0));
+  return an_done(broadcast_out(c, n, an_type_of(in(c, n, 0))) && values_out(c, n, 0));
 }
 
 /* PRelu: slope broadcasts to X (unidirectionally): X's type and the
@@ -264,8 +250,8 @@ onnxshape_status onnxshape__an_op_broadcast(an_ctx *c, const graph_node *n, onnx
 onnxshape_status onnxshape__an_op_prelu(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   (void)diag;
   const slot_info *x = in(c, n, 0);
-  if (n->version < 7) return done(like(c, n, 0, x, type_of(x)));
-  if (!broadcast_out(c, n, type_of(x))) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  if (n->version < 7) return an_done(an_like(c, n, 0, x, an_type_of(x)));
+  if (!broadcast_out(c, n, an_type_of(x))) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
   slot_info *out = an_out(c, n, 0);
   if (out != NULL && out->rank_known && (x == NULL || !x->rank_known || out->rank != x->rank)) {
     out->rank_known = 0;
@@ -282,10 +268,10 @@ onnxshape_status onnxshape__an_op_batch_norm(an_ctx *c, const graph_node *n,
                                              onnxshape_diag *diag) {
   (void)diag;
   const slot_info *x = in(c, n, 0);
-  if (!like(c, n, 0, x, type_of(x))) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  if (!an_like(c, n, 0, x, an_type_of(x))) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
   if (n->version < 14 || an_attr_int(n, "training_mode", 0) != 1) return ONNXSHAPE_OK;
   const slot_info *mean = in(c, n, 3), *var = in(c, n, 4);
-  return done(like(c, n, 1, mean, type_of(mean)) && like(c, n, 2, var, type_of(var)));
+  return an_done(an_like(c, n, 1, mean, an_type_of(mean)) && an_like(c, n, 2, var, an_type_of(var)));
 }
 
 /* LayerNormalization: Y as X; Mean and InvStdDev of X's dims before axis
@@ -302,11 +288,11 @@ onnxshape_status onnxshape__an_op_layer_norm(an_ctx *c, const graph_node *n,
   }
   int64_t stash = an_attr_int(n, "stash_type", ONNXSHAPE_TYPE_FLOAT);
   int32_t u = stash == ONNXSHAPE_TYPE_FLOAT ? ONNXSHAPE_TYPE_FLOAT : 0;
-  if (!like(c, n, 0, x, type_of(x))) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  if (!an_like(c, n, 0, x, an_type_of(x))) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
   for (size_t k = 1; k <= 2; k++) {
     slot_info *out = an_out(c, n, k);
     if (out == NULL) continue;
-    if (!like(c, n, k, x, u)) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+    if (!an_like(c, n, k, x, u)) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
     for (size_t d = (size_t)axis; out->rank_known && d < out->rank; d++) out->dims[d] = an_num(1);
   }
   return ONNXSHAPE_OK;
@@ -335,7 +321,7 @@ onnxshape_status onnxshape__an_op_quantize(an_ctx *c, const graph_node *n, onnxs
     return ONNXSHAPE_OK;
   }
   int32_t type = zp != NULL ? zp->type : dtype != 0 ? (int32_t)dtype : ONNXSHAPE_TYPE_UINT8;
-  return done(like(c, n, 0, in(c, n, 0), type));
+  return an_done(an_like(c, n, 0, in(c, n, 0), type));
 }
 
 /* DequantizeLinear: x's dims; float before 19, then x_scale's type, or
@@ -351,8 +337,8 @@ onnxshape_status onnxshape__an_op_dequantize(an_ctx *c, const graph_node *n,
   }
   int32_t type = n->version < 19 ? ONNXSHAPE_TYPE_FLOAT
                  : dtype != 0    ? (int32_t)dtype
-                                 : type_of(in(c, n, 1));
-  return done(like(c, n, 0, in(c, n, 0), type));
+                                 : an_type_of(in(c, n, 1));
+  return an_done(an_like(c, n, 0, in(c, n, 0), type));
 }
 
 /* DynamicQuantizeLinear: y uint8 of x's dims, y_scale a float scalar,
@@ -363,7 +349,7 @@ onnxshape_status onnxshape__an_op_dynamic_quantize(an_ctx *c, const graph_node *
   static const slot_info scalar = {0};
   slot_info rank0 = scalar;
   rank0.rank_known = 1;
-  return done(like(c, n, 0, in(c, n, 0), ONNXSHAPE_TYPE_UINT8) &&
-              like(c, n, 1, &rank0, ONNXSHAPE_TYPE_FLOAT) &&
-              like(c, n, 2, &rank0, ONNXSHAPE_TYPE_UINT8));
+  return an_done(an_like(c, n, 0, in(c, n, 0), ONNXSHAPE_TYPE_UINT8) &&
+              an_like(c, n, 1, &rank0, ONNXSHAPE_TYPE_FLOAT) &&
+              an_like(c, n, 2, &rank0, ONNXSHAPE_TYPE_UINT8));
 }

@@ -10,7 +10,7 @@ element values (nothing more known, nothing less). A line:
 
 Op-V: the operator and the model's opset (so the version is the newest
 since_version at V). Attributes: name=3, name=1.5, name=[1,0,2],
-name=[0.5,2.0], name="text", name=int64{5} (a tensor). Inputs:
+name=[0.5,2.0], name="text", name=["a","b"] (strings), name=int64{5} (a tensor). Inputs:
   float[N,3]     a graph input of that type and dims (numbers, symbols,
                  ? for a dim with neither)
   float          a graph input of that type, shape not declared
@@ -39,7 +39,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "conformance"))
-from onnxpb import (A_FLOAT, A_FLOATS, A_GRAPH, A_INT, A_INTS, A_STRING, A_TENSOR,  # noqa: E402
+from onnxpb import (A_FLOAT, A_FLOATS, A_GRAPH, A_INT, A_INTS, A_STRING, A_STRINGS, A_TENSOR,  # noqa: E402
                     TYPES, attr, f_bytes, f_int, f_str, graph, model, node,
                     tensor, value_info)
 
@@ -105,6 +105,8 @@ def parse_attr(text):
         return attr(name, A_STRING, value[1:-1].encode())
     if value.startswith("["):
         items = split_top(value[1:-1])
+        if items and items[0].startswith('"'):
+            return attr(name, A_STRINGS, [i[1:-1].encode() for i in items])
         if any(re.search(r"[.e]", i) for i in items):
             return attr(name, A_FLOATS, [float(i) for i in items])
         return attr(name, A_INTS, [int(i) for i in items])
