@@ -32,9 +32,9 @@ typedef struct outcome {
 
 /* The elements of an output that differ from the expected ones. */
 typedef struct differences {
-  size_t count;                 /* all of them */
-  size_t shown;                 /* those in at[] */
-  size_t at[SHOW_MISMATCHES];   /* the first ones, row-major indexes */
+  size_t count;               /* all of them */
+  size_t shown;               /* those in at[] */
+  size_t at[SHOW_MISMATCHES]; /* the first ones, row-major indexes */
 } differences;
 
 /* 1 when element i of a and b, of one type of `bits` bits an element
@@ -180,7 +180,7 @@ static char *describe(const onnxshape_tensor *got, const onnxshape_tensor *want,
     size_t i = diff->at[j];
     char *g = value_text(got, i, json), *w = value_text(want, i, json);
     ok = g != NULL && w != NULL;
-    int alike = ok && print_alike(g, w);
+    int alike = ok && bits > 0 && print_alike(g, w); /* strings never print alike */
     if (ok && json) {
       fputs(j > 0 ? ",{\"index\":" : "{\"index\":", f);
       put_index(f, want, i, coords);
@@ -213,8 +213,10 @@ static char *describe(const onnxshape_tensor *got, const onnxshape_tensor *want,
     free(g);
     free(w);
   }
-  if (ok && json) fputs("]}", f);
-  else if (ok && diff->count > diff->shown) fprintf(f, "  (and %zu more)\n", diff->count - diff->shown);
+  if (ok && json)
+    fputs("]}", f);
+  else if (ok && diff->count > diff->shown)
+    fprintf(f, "  (and %zu more)\n", diff->count - diff->shown);
   if (f != NULL && fclose(f) != 0) ok = 0;
   free(coords);
   if (!ok) {
@@ -239,8 +241,8 @@ static void free_names(char **names, size_t n) {
  * when dir cannot be listed, memory runs out or more than MAX_ENTRIES
  * names start with prefix (directories or not: the bound holds before any
  * is looked at); an empty list is not NULL. */
-static char **list_entries(const char *dir, const char *prefix, int dirs_only, size_t *n,
-                           char *why, size_t cap) {
+static char **list_entries(const char *dir, const char *prefix, int dirs_only, size_t *n, char *why,
+                           size_t cap) {
   *n = 0;
   size_t room = 8, plen = strlen(prefix), matched = 0;
   char **names = malloc(room * sizeof *names);
@@ -288,8 +290,10 @@ static char **list_entries(const char *dir, const char *prefix, int dirs_only, s
       free(name);
       break;
     }
-    if (wanted) names[(*n)++] = name;
-    else free(name);
+    if (wanted)
+      names[(*n)++] = name;
+    else
+      free(name);
   }
   closedir(d);
   if (!ok) {
@@ -483,8 +487,8 @@ static void test_one(const char *dir, int json, int strict, outcome *o) {
   onnxshape_diag d;
   onnxshape_diag_init(&d);
   if (path == NULL) snprintf(d.message, sizeof d.message, "out of memory");
-  onnxshape_status st = path != NULL ? onnxshape_model_read_file(path, &m, &d)
-                                     : ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  onnxshape_status st =
+      path != NULL ? onnxshape_model_read_file(path, &m, &d) : ONNXSHAPE_ERR_OUT_OF_MEMORY;
   free(path);
   if (st != ONNXSHAPE_OK) {
     snprintf(o->why, sizeof o->why, "%s", d.message);
@@ -551,8 +555,10 @@ static int add_cases(const char *dir, char ***cases, size_t *n, size_t *room) {
       if (grown == NULL) rc = EXIT_INVALID;
     }
     if (path == NULL) rc = EXIT_INVALID;
-    if (rc == EXIT_OK) (*cases)[(*n)++] = path;
-    else free(path);
+    if (rc == EXIT_OK)
+      (*cases)[(*n)++] = path;
+    else
+      free(path);
   }
   if (rc != EXIT_OK) cli_error("out of memory");
   free_names(found, is_case ? 0 : n_found);
@@ -573,8 +579,10 @@ static void print_outcome(const char *dir, const outcome *o, int json) {
     fputs("}\n", stdout);
     return;
   }
-  if (o->result == PASS) printf("PASS %s\n", cli_shown(dir));
-  else printf("%s %s: %s\n", o->result == SKIP ? "SKIP" : "FAIL", cli_shown(dir), o->why);
+  if (o->result == PASS)
+    printf("PASS %s\n", cli_shown(dir));
+  else
+    printf("%s %s: %s\n", o->result == SKIP ? "SKIP" : "FAIL", cli_shown(dir), o->why);
   if (o->detail != NULL) fputs(o->detail, stdout);
 }
 
