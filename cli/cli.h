@@ -44,7 +44,8 @@ int cli_exit_for(onnxshape_status st);
 /* s escaped for a message (onnxshape_escape), shortened at the end past 400
  * bytes; valid until the fourth call after this one. */
 const char *cli_shown(const char *s);
-/* "DIR/NAME" (malloc; NULL when out of memory). */
+/* "DIR/NAME", or "DIR" + NAME when DIR ends in "/" (malloc; NULL when out
+ * of memory). */
 char *cli_join_path(const char *dir, const char *name);
 /* Loads a model file, reporting a failure; the exit status. */
 int cli_load_model(const char *path, onnxshape_model **m);
@@ -71,6 +72,9 @@ void cli_put_json_node(FILE *f, const char *node, const char *domain, const char
 /* Human form: "NAME: TYPE [d0,d1] = [v0, v1, ...]", long tensors abbreviated
  * to their first and last values. */
 void cli_print_tensor(FILE *f, const char *name, const onnxshape_tensor *t);
+/* Element i (row-major) of t: the human form of cli_print_tensor (strings
+ * quoted and escaped) or, with json, the JSON form of cli_print_json. */
+void cli_print_value(FILE *f, const onnxshape_tensor *t, size_t i, int json);
 /* One JSON object on one line, with every value. */
 void cli_print_json(FILE *f, const char *name, const onnxshape_tensor *t);
 /* "[2,3,4]"; symbols by name (escaped) and unknown dims as "?". */

@@ -42,11 +42,12 @@ int cli_exit_for(onnxshape_status st) {
 char *cli_join_path(const char *dir, const char *name) {
   size_t a = strlen(dir), b = strlen(name);
   if (a > SIZE_MAX / 2 || b > SIZE_MAX / 2 - 2) return NULL;
+  size_t slash = a > 0 && dir[a - 1] == '/' ? 0 : 1; /* "dir/" as the shell completes it */
   char *p = malloc(a + b + 2);
   if (p != NULL) {
     memcpy(p, dir, a);
     p[a] = '/';
-    memcpy(p + a + 1, name, b + 1);
+    memcpy(p + a + slash, name, b + 1);
   }
   return p;
 }

@@ -10,7 +10,7 @@
 
 static const char usage_text[] =
     "usage: onnxshape run MODEL [-i [NAME=]FILE]... [-o DIR [--format pb|npy]] [--json]\n"
-    "       onnxshape test [--json] DIR...\n"
+    "       onnxshape test [--json] [--strict] DIR...\n"
     "       onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--json] MODEL\n"
     "       onnxshape check [--profile sonnx] [--json] [--select R] [--ignore R] [--strict] MODEL\n"
     "       onnxshape help [COMMAND] | --help | --version\n";
@@ -60,23 +60,29 @@ static const command_help pages[] = {
      "example:\n"
      "  onnxshape run examples/demo.onnx -i examples/demo_input.pb\n"},
     {"test",
-     "usage: onnxshape test [--json] DIR...\n"
+     "usage: onnxshape test [--json] [--strict] DIR...\n"
      "\n"
      "Run ONNX backend test directories: each DIR holds model.onnx and\n"
-     "test_data_set_*/ directories of input_<k>.pb and output_<k>.pb. Every output\n"
-     "is compared with the expected one: type, dims and exact bytes. Prints\n"
-     "'PASS DIR' or 'FAIL DIR: reason' for each DIR as given, then\n"
-     "'N passed, M failed'.\n"
+     "test_data_set_*/ directories of input_<k>.pb and output_<k>.pb, or is a suite\n"
+     "of such test_* directories (one level, in name order), as ONNX's node/ is.\n"
+     "Every output is compared with the expected one: type, dims, then each element\n"
+     "bit for bit. Prints 'PASS DIR', 'FAIL DIR: reason' (for elements that differ,\n"
+     "the first 5 by index with both values, then how many more) or 'SKIP DIR:\n"
+     "reason' (a model with operators onnxshape does not run) for each case, then\n"
+     "'N passed, M failed, K skipped'.\n"
      "\n"
      "options:\n"
-     "  --json      one JSON object per DIR, then a summary object (docs/cli.md)\n"
+     "  --json      one JSON object per case, then a summary object (docs/cli.md)\n"
+     "  --strict    a skipped case fails\n"
      "  -h, --help  this page\n"
      "\n"
-     "exit status: 0 every DIR passed; 1 a DIR failed; 2 usage error or a DIR that\n"
-     "is not a directory.\n"
+     "exit status: 0 no case failed; 1 a case failed (with --strict, or was\n"
+     "skipped); 2 usage error, a DIR that is not a directory or a suite without\n"
+     "cases.\n"
      "\n"
      "example:\n"
-     "  onnxshape test onnx-tests/test_reshape_*\n"},
+     "  onnxshape test onnx/backend/test/data/node\n"
+     "  onnxshape test --strict onnx-tests/test_reshape_*\n"},
     {"infer",
      "usage: onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--json] MODEL\n"
      "\n"

@@ -165,7 +165,7 @@ static int64_t int_at(int32_t type, const unsigned char *p, size_t i, int *is_un
   return 0;
 }
 
-static void print_value(FILE *f, const onnxshape_tensor *t, size_t i, int json) {
+void cli_print_value(FILE *f, const onnxshape_tensor *t, size_t i, int json) {
   const unsigned char *p = t->data;
   int32_t type = t->type;
   if (type == ONNXSHAPE_TYPE_STRING) {
@@ -222,7 +222,7 @@ void cli_print_tensor(FILE *f, const char *name, const onnxshape_tensor *t) {
   cli_print_dims(f, t->rank, t->dims, NULL);
   fputs(" = ", f);
   if (t->rank == 0) {
-    print_value(f, t, 0, 0);
+    cli_print_value(f, t, 0, 0);
     fputc('\n', f);
     return;
   }
@@ -233,7 +233,7 @@ void cli_print_tensor(FILE *f, const char *name, const onnxshape_tensor *t) {
       i = n - SHOW_TAIL;
     }
     if (i > 0) fputs(", ", f);
-    print_value(f, t, i, 0);
+    cli_print_value(f, t, i, 0);
   }
   fputc(']', f);
   if (n > SHOW_HEAD + SHOW_TAIL) fprintf(f, " (%zu values)", n);
@@ -249,7 +249,7 @@ void cli_print_json(FILE *f, const char *name, const onnxshape_tensor *t) {
   fputs("],\"values\":[", f);
   for (size_t i = 0; i < n; i++) {
     if (i > 0) fputc(',', f);
-    print_value(f, t, i, 1);
+    cli_print_value(f, t, i, 1);
   }
   fputs("]}\n", f);
 }

@@ -2,7 +2,8 @@
 /* onnxshape test on a backend-test directory made from the fuzzer's bytes:
  * model.onnx, then test_data_set_0/input_0.pb and output_0.pb (each cut by
  * a two-byte length), and, when a flag byte says so, an extra input_1.pb
- * or output_1.pb, or no output at all. */
+ * or output_1.pb, or no output at all; run alone or as a suite's case, with
+ * --json or --strict. */
 #include "fuzz_cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -35,7 +36,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   snprintf(extra, sizeof extra, "%s/output_1.pb", set);
   if (flags & 4) (void)fuzz_file("case/test_data_set_0/output_1.pb", output, n_output);
   else unlink(extra);
-  char *argv[] = {dir, NULL};
-  FUZZ_CHECK_EXIT(cli_test(1, argv));
+  /* Flag 8: through a suite whose test_case links to the case; 16: --json
+   * (the mismatch as fields); 32: --strict. */
+  char suite[160], link[200];
+  snprintf(suite, sizeof suite, "%s/suite", fuzz_dir);
+  snprintf(link, sizeof link, "%s/test_case", suite);
+  mkdir(suite, 0755);
+  (void)symlink("../case", link);
+  char json[] = "--json", strict[] = "--strict";
+  char *argv[4];
+  int argc = 0;
+  argv[argc++] = flags & 8 ? suite : dir;
+  if (flags & 16) argv[argc++] = json;
+  if (flags & 32) argv[argc++] = strict;
+  argv[argc] = NULL;
+  FUZZ_CHECK_EXIT(cli_test(argc, argv));
   return 0;
 }

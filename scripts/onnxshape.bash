@@ -40,7 +40,7 @@ _onnxshape() {
     local opts
     case $cmd in
       run) opts="-i -o --format --json --help" ;;
-      test) opts="--json --help" ;;
+      test) opts="--json --strict --help" ;;
       infer) opts="--input --dim --json --help" ;;
       check) opts="--profile --json --select --ignore --strict --help" ;;
       *) opts="--help" ;;

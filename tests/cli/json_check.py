@@ -21,8 +21,8 @@ SCHEMAS = {
     "check": (CHECK, {"model", "rule", "severity", "graph", "message"},
               {"model": str, "profile": (str, type(None)), "findings": int, "errors": int,
                "warnings": int}),
-    "test": ({"dir": str, "result": str, "reason": str}, {"dir", "result"},
-             {"passed": int, "failed": int}),
+    "test": ({"dir": str, "result": str, "reason": str, "mismatch": dict}, {"dir", "result"},
+             {"passed": int, "failed": int, "skipped": int}),
     "run": ({"name": str, "type": str, "dims": list, "values": list},
             {"name", "type", "dims", "values"}, None),
 }
@@ -42,6 +42,28 @@ def check_fields(obj, fields, required, where):
     missing = required - obj.keys()
     if missing:
         fail(f"{where}: missing {sorted(missing)}")
+
+
+MISMATCH = {"data_set": str, "output": int, "name": str, "type": str, "count": int,
+            "elements": list}
+ELEMENT = {"index": list, "got": (int, float, str, list, bool),
+           "expected": (int, float, str, list, bool), "got_bits": str, "expected_bits": str}
+
+
+def check_mismatch(m, where):
+    """test's "mismatch": at most 5 elements listed of count, each index a
+    list of ints, bits only both or neither."""
+    check_fields(m, MISMATCH, set(MISMATCH), where)
+    if not 1 <= len(m["elements"]) <= min(5, m["count"]):
+        fail(f"{where}: {len(m['elements'])} elements listed of {m['count']}")
+    for e in m["elements"]:
+        if not isinstance(e, dict):
+            fail(f"{where}: an element is not an object")
+        check_fields(e, ELEMENT, {"index", "got", "expected"}, where)
+        if ("got_bits" in e) != ("expected_bits" in e):
+            fail(f"{where}: got_bits and expected_bits come together")
+        if not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in e["index"]):
+            fail(f"{where}: bad index {e['index']!r}")
 
 
 def main():
@@ -77,10 +99,14 @@ def main():
             for d in obj["dims"]:
                 if not (d is None or isinstance(d, str) or (isinstance(d, int) and d >= 0)):
                     fail(f"line {n}: bad dim {d!r}")
-        if kind == "test" and obj["result"] not in ("pass", "fail"):
+        if kind == "test" and obj["result"] not in ("pass", "fail", "skip"):
             fail(f"line {n}: result {obj['result']!r}")
-        if kind == "test" and (obj["result"] == "fail") != ("reason" in obj):
-            fail(f"line {n}: a reason goes with a failure only")
+        if kind == "test" and (obj["result"] != "pass") != ("reason" in obj):
+            fail(f"line {n}: a reason goes with a failure or a skip only")
+        if kind == "test" and "mismatch" in obj:
+            if obj["result"] != "fail":
+                fail(f"line {n}: a mismatch goes with a failure only")
+            check_mismatch(obj["mismatch"], f"line {n} mismatch")
         print(json.dumps(obj, sort_keys=True, ensure_ascii=False))
     if summary is not None and not seen_summary:
         fail("no summary line")

@@ -293,6 +293,79 @@ os.makedirs(os.path.join(out, "bt_no_sets"), exist_ok=True)
 with open(os.path.join(out, "bt_no_sets", "model.onnx"), "wb") as f:
     f.write(model([node("Identity", ["x"], ["y"])], [value_info("x", "float", [2])],
                   [value_info("y", "float", [2])], opset=14))
+# onnxshape test: outputs whose elements differ, each listed with its index
+# and both values; suites of test_* directories (issue 32 item 4).
+def backend_case(path, onnx_model, sets):
+    """model.onnx and one test_data_set_<k>/ per dict of file name to bytes."""
+    for k, files in enumerate(sets):
+        os.makedirs(os.path.join(out, path, "test_data_set_%d" % k), exist_ok=True)
+        for fname, data in files.items():
+            write(os.path.join(path, "test_data_set_%d" % k, fname), data)
+    write(os.path.join(path, "model.onnx"), onnx_model)
+
+
+def identity_case(path, type_name, dims, x, y):
+    backend_case(path, model([node("Identity", ["x"], ["y"])], [value_info("x", type_name, dims)],
+                             [value_info("y", type_name, dims)], opset=25),
+                 [{"input_0.pb": tensor("x", type_name, dims, **x),
+                   "output_0.pb": tensor("y", type_name, dims, **y)}])
+
+
+# int32 [12] reshaped to [3,4]; 7 elements differ, the extremes of int32 among them.
+MM_WANT = list(range(12))
+for i, v in ((1, 99), (3, -3), (4, 2147483647), (6, -2147483648), (8, 80), (9, 90), (11, 110)):
+    MM_WANT[i] = v
+backend_case("mm_int", model([node("Constant", [], ["s"], [attr("value_ints", A_INTS, [3, 4])]),
+                              node("Reshape", ["x", "s"], ["y"], name="rows")],
+                             [value_info("x", "int32", [12])], [value_info("y", "int32", [3, 4])],
+                             opset=21),
+             [{"input_0.pb": tensor("x", "int32", [12], raw=struct.pack("<12i", *range(12))),
+               "output_0.pb": tensor("y", "int32", [3, 4], raw=struct.pack("<12i", *MM_WANT))}])
+# float [2,3]: the next float after 0.1, -0 and 0, NaNs of two payloads, 1
+# and inf; 1e-45 (the smallest subnormal) and the largest float are equal.
+F32 = struct.Struct("<I")
+identity_case("mm_float", "float", [2, 3],
+              {"raw": floats(0.1, -0.0) + F32.pack(0x7fc00000) + floats(1e-45, 3.4028234663852886e38, 1)},
+              {"raw": F32.pack(0x3dcccccd + 1) + floats(0.0) + F32.pack(0x7fc00001) +
+                      floats(1e-45, 3.4028234663852886e38, float("inf"))})
+# float16 [3]: 1 and the next float16, NaNs of two payloads; the smallest subnormal equal.
+identity_case("mm_float16", "float16", [3], {"raw": struct.pack("<3H", 0x3c00, 0x7e00, 0x0001)},
+              {"raw": struct.pack("<3H", 0x3c01, 0x7e01, 0x0001)})
+# int4 [5], packed low nibble first: [-8, 7, -1, 0, 3] against
+# [-8, 6, -1, 0, -4]; the expected padding nibble (0xa) does not count.
+identity_case("mm_int4", "int4", [5], {"raw": bytes([0x78, 0x0f, 0x03])},
+              {"raw": bytes([0x68, 0x0f, 0xac])})
+# string [2]: a newline and a byte that is not UTF-8, escaped when printed.
+identity_case("mm_string", "string", [2], {"strings": [b"plain", b"line\nbreak"]},
+              {"strings": [b"plain", b"line\nbrea\xff"]})
+# A 0-D output (Size): its index is []; the first data set passes.
+X23 = tensor("x", "float", [2, 3], raw=floats(*range(6)))
+backend_case("mm_scalar", model([node("Size", ["x"], ["n"], name="count")],
+                                [value_info("x", "float", [2, 3])], [value_info("n", "int64", [])],
+                                opset=21),
+             [{"input_0.pb": X23, "output_0.pb": tensor("n", "int64", [], raw=struct.pack("<q", 6))},
+              {"input_0.pb": X23, "output_0.pb": tensor("n", "int64", [], raw=struct.pack("<q", 7))}])
+# A suite as ONNX's backend test data lays it out (node/test_*/): a case
+# that passes, one whose elements differ, one with an operator onnxshape
+# does not run, one without model.onnx, a symbolic link to a case; a file
+# named test_* and a directory not named test_* are not cases.
+BT_MODEL = model([node("Identity", ["x"], ["y"])], [value_info("x", "float", [2])],
+                 [value_info("y", "float", [2])], opset=14)
+backend_case("suite/test_pass", BT_MODEL, [{"input_0.pb": X2, "output_0.pb": Y2}])
+backend_case("suite/test_mismatch", BT_MODEL,
+             [{"input_0.pb": X2, "output_0.pb": tensor("y", "float", [2], raw=floats(1, 2.5))}])
+backend_case("suite/test_relu", model([node("Relu", ["x"], ["y"], name="act")],
+                                      [value_info("x", "float", [2])],
+                                      [value_info("y", "float", [2])], opset=14),
+             [{"input_0.pb": X2, "output_0.pb": Y2}])
+os.makedirs(os.path.join(out, "suite", "test_no_model", "test_data_set_0"), exist_ok=True)
+os.makedirs(os.path.join(out, "suite", "data"), exist_ok=True)
+write("suite/test_notes.txt", b"not a case\n")
+if not os.path.lexists(os.path.join(out, "suite", "test_link")):
+    os.symlink("test_pass", os.path.join(out, "suite", "test_link"))
+# No model.onnx and no test_* directory: an error naming it.
+os.makedirs(os.path.join(out, "suite_empty", "data"), exist_ok=True)
+write("suite_empty/test_notes.txt", b"not a case\n")
 # Many graph inputs, bound by position.
 N_MANY = 3000
 write("many_inputs.onnx", model([node("Identity", ["x0"], ["y"])],
