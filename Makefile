@@ -37,7 +37,7 @@ BUILD_CROSS ?= $(or $(CROSS_BUILD_DIR),build-cross)
 FUZZ_SECONDS ?= 60
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
-DEP_TIERS    = build test sanitize valgrind coverage prove misra bench
+DEP_TIERS    = build test sanitize valgrind coverage prove misra bench python
 # The test builds treat warnings as errors; plain builds (make, make demo,
 # make install) do not, so that a newer compiler cannot break them.
 CHECK_FLAGS  = $(CMAKE_FLAGS) -DONNXSHAPE_WERROR=ON -DBUILD_TESTING=ON
