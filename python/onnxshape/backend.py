@@ -14,7 +14,7 @@ from onnx.backend.base import Backend, BackendRep, namedtupledict
 from . import _lib
 from .errors import check as _check
 from .kernels import RawTensor
-from .models import load
+from .models import infer, load
 from .types import ElemType, as_elem_type, elem_type_of
 
 DEVICES = ("CPU",)
@@ -79,6 +79,7 @@ class OnnxshapeRep(BackendRep):
     without a default value, in order) or a dict by name."""
 
     def __init__(self, model):
+        self._model = None
         self._model = load(model)
         try:
             d = _lib.new_diag()
@@ -92,7 +93,8 @@ class OnnxshapeRep(BackendRep):
                         if not _lib.lib.onnxshape_model_input_has_default(m, i)]
 
     def close(self):
-        if self._model:
+        """Free the model (run() then refuses); also done when collected."""
+        if getattr(self, "_model", None):
             _lib.lib.onnxshape_model_free(self._model)
             self._model = None
 
@@ -160,21 +162,37 @@ class OnnxshapeBackend(Backend):
     @classmethod
     def run_node(cls, node, inputs, device="CPU", outputs_info=None, **kwargs):
         """Run one node on ``inputs`` (arrays in the node's input order) in a
-        model of opset ``opset_version`` (default: the onnx package's)."""
+        model of opset ``opset_version`` (default: the onnx package's). The
+        outputs' types are those of ``outputs_info`` when given, else what the
+        library's analysis finds for them."""
         opset = kwargs.get("opset_version", onnx.defs.onnx_opset_version())
         ins = list(inputs.values()) if isinstance(inputs, dict) else list(inputs)
         decls = []
         for name, value in zip(node.input, ins):
             if isinstance(value, RawTensor):
-                decls.append(onnx.helper.make_tensor_value_info(name, int(value.elem_type),
-                                                                value.dims))
+                t, dims = int(value.elem_type), value.dims
             else:
                 a = np.asarray(value)
-                decls.append(onnx.helper.make_tensor_value_info(
-                    name, int(elem_type_of(a.dtype)), a.shape))
-        outs = [onnx.helper.make_empty_tensor_value_info(o) for o in node.output]
+                t, dims = int(elem_type_of(a.dtype)), a.shape
+            decls.append(onnx.helper.make_tensor_value_info(name, t, dims))
+        opsets = [onnx.helper.make_opsetid("", opset)]
+        if outputs_info is not None:
+            types = [int(elem_type_of(dtype)) for dtype, _ in outputs_info]
+        else:
+            # A graph output needs a type: the model without them (the node's
+            # inputs as outputs), analysed, gives them.
+            # (A node without inputs gets a stand-in: a graph needs an output.)
+            ends = decls or [onnx.helper.make_tensor_value_info(
+                "onnxshape.run_node.probe", onnx.TensorProto.FLOAT, [])]
+            probe = onnx.helper.make_graph([node], "run_node", ends, ends)
+            found = {v.name: v for v in infer(onnx.helper.make_model(
+                probe, opset_imports=opsets), keep_going=False).values if v.graph == ""}
+            types = [found[o].elem_type if o in found and found[o].type else 0
+                     for o in node.output]
+        outs = [onnx.helper.make_tensor_value_info(o, t, None)
+                for o, t in zip(node.output, types)]
         graph = onnx.helper.make_graph([node], "run_node", decls, outs)
-        model = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", opset)])
+        model = onnx.helper.make_model(graph, opset_imports=opsets)
         return cls.run_model(model, ins, device)
 
     @classmethod

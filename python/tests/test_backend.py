@@ -113,6 +113,12 @@ def test_backend_api():
     bf = onnxshape.RawTensor(b"\x01\x02\x03\x04", (2,), "bfloat16")
     r = backend.run_node(helper.make_node("Reshape", ["a", "t"], ["b"]), [bf, np.array([1, 2])])
     assert r[0] == onnxshape.RawTensor(b"\x01\x02\x03\x04", (1, 2), "bfloat16")
+    const = helper.make_node("Constant", [], ["c"],
+                             value=helper.make_tensor("v", TensorProto.INT64, [2], [3, 4]))
+    assert backend.run_node(const, [])[0].tolist() == [3, 4]
+    size = backend.run_node(helper.make_node("Size", ["a"], ["c"]), [np.zeros((2, 3))],
+                            outputs_info=[(np.int64, ())])
+    assert size[0].shape == () and size[0] == 6
     relu = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g", [x], [y])
     relu_model = helper.make_model(relu, opset_imports=[helper.make_opsetid("", 21)])
     assert not backend.is_compatible(relu_model) and backend.is_compatible(model)
