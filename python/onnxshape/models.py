@@ -145,7 +145,7 @@ def load(model):
     if kind == "path":
         st = _lib.lib.onnxshape_model_read_file(_path_arg(src), ctypes.byref(m), ctypes.byref(d))
     else:
-        buf = ctypes.create_string_buffer(src, len(src)) if src else None
+        buf = src  # bytes: passed in place (the library copies what it keeps)
         st = _lib.lib.onnxshape_model_parse(buf, len(src), None, ctypes.byref(m), ctypes.byref(d))
     _check(st, d)
     return m
@@ -324,7 +324,7 @@ def check(model, profile=None):
                            _PROFILES[profile])
         shown = src
     elif profile == "sonnx":
-        buf = ctypes.create_string_buffer(src, len(src)) if src else None
+        buf = src  # bytes: passed in place (the library copies what it keeps)
         findings = _report(_lib.lib.onnxshape_profile_check_sonnx, buf, len(src), None)
         shown = None
     else:

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import warnings
 
 import numpy as np
 import onnx
@@ -57,7 +58,9 @@ def node_tests():
         finally:
             onnx.backend.test.runner.load_model_tests = saved
         # onnx 1.12's runner compares with np.object, which NumPy 1.24 removed.
-        missing = not hasattr(np, "object")
+        with warnings.catch_warnings():  # NumPy warns about the name itself
+            warnings.simplefilter("ignore", FutureWarning)
+            missing = not hasattr(np, "object")
         if missing:
             np.object = object
         try:
