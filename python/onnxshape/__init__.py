@@ -17,3 +17,10 @@ from .models import (infer, check, Value, InferSummary, Failure, InferResult, Fi
                      CheckSummary, CheckResult)
 
 __version__ = "0.2.0"
+
+# `from onnxshape import *` leaves out OverflowError, which would shadow the
+# builtin (it subclasses it, so `except OverflowError` catches it anyway).
+__all__ = ["LIBRARY_PATH", "Error", "Status", "ElemType", "LATEST_VERSION", "RawTensor",
+           "shape", "size", "reshape", "infer", "check", "Value", "InferSummary", "Failure",
+           "InferResult", "Finding", "CheckSummary", "CheckResult"] + [
+    name for name in dir() if name.endswith("Error") and name not in ("Error", "OverflowError")]

@@ -10,7 +10,6 @@ import io
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import unittest
 import warnings

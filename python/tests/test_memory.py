@@ -11,7 +11,6 @@ import resource
 import tracemalloc
 
 import numpy as np
-import pytest
 
 import onnxshape
 import onnxshape.backend as backend

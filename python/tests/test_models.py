@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 
-import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto, helper
