@@ -48,7 +48,7 @@ all: build
 
 # What each target needs from Debian is a tier of scripts/install-deps:
 # `make deps` installs every tier, `make deps-TIER` one (build, test,
-# sanitize, valgrind, coverage, prove, misra, bench). A user who is not root
+# sanitize, valgrind, coverage, prove, misra, bench, python). A user who is not root
 # and lacks a package is told which and how to install it.
 deps:
 	@bash scripts/install-deps
