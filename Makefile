@@ -37,18 +37,18 @@ BUILD_CROSS ?= $(or $(CROSS_BUILD_DIR),build-cross)
 FUZZ_SECONDS ?= 60
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
-DEP_TIERS    = build test sanitize valgrind coverage prove misra bench
+DEP_TIERS    = build test sanitize valgrind coverage prove misra bench python
 # The test builds treat warnings as errors; plain builds (make, make demo,
 # make install) do not, so that a newer compiler cannot break them.
 CHECK_FLAGS  = $(CMAKE_FLAGS) -DONNXSHAPE_WERROR=ON -DBUILD_TESTING=ON
 
-.PHONY: all deps $(addprefix deps-,$(DEP_TIERS)) build build-tests bench-build bench-dir check check-gcc check-clang check-o3 check-asan check-valgrind check-cross size-report misra coverage prove prove-mutants diff check-models bench bench-ab fuzz demo install clean
+.PHONY: all deps $(addprefix deps-,$(DEP_TIERS)) build build-tests bench-build bench-dir check check-gcc check-clang check-o3 check-asan check-valgrind check-cross size-report misra coverage prove prove-mutants diff check-models bench bench-ab fuzz demo install python clean
 
 all: build
 
 # What each target needs from Debian is a tier of scripts/install-deps:
 # `make deps` installs every tier, `make deps-TIER` one (build, test,
-# sanitize, valgrind, coverage, prove, misra, bench). A user who is not root
+# sanitize, valgrind, coverage, prove, misra, bench, python). A user who is not root
 # and lacks a package is told which and how to install it.
 deps:
 	@bash scripts/install-deps
@@ -232,6 +232,19 @@ install: deps-build
 	cmake --build $(BUILD) -j $(JOBS)
 	cmake --install $(BUILD)
 
+# The Python package (docs/python.md): the library built in $(BUILD), put
+# inside the package, and pip's install from python/, offline (PIP_NO_INDEX:
+# numpy comes from Debian). PYTHON=/path/to/venv/bin/python installs into a
+# virtual environment (made with --system-site-packages); Debian's own
+# Python needs PIP_FLAGS' --break-system-packages (PEP 668), which pip
+# ignores in a virtual environment.
+PYTHON    ?= /usr/bin/python3
+PIP_FLAGS ?= --break-system-packages
+python: deps-python build
+	ONNXSHAPE_PREBUILT=$(abspath $(BUILD))/libonnxshape.so PIP_NO_INDEX=1 \
+	  $(PYTHON) -m pip install $(PIP_FLAGS) ./python
+
 clean:
 	rm -rf $(BUILD) $(BUILD_CHECK) $(BUILD_CLANG) $(BUILD_BENCH) $(BUILD_COV) $(BUILD_PROVE) \
-	  $(BUILD_ASAN) $(BUILD_O3) $(BUILD_O3)-clang $(BUILD_FUZZ) $(BUILD_CROSS)
+	  $(BUILD_ASAN) $(BUILD_O3) $(BUILD_O3)-clang $(BUILD_FUZZ) $(BUILD_CROSS) \
+	  python/build python/onnxshape.egg-info
