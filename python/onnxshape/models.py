@@ -88,10 +88,10 @@ class InferResult:
 
 @dataclass(frozen=True)
 class Finding:
-    """One line of `check --json` but its model. ``node``, ``op`` and
-    ``version`` are None when the finding is not about a node. ``domain``
-    and ``node_index`` are None unless the library reports them (a later
-    version of the library than 0.2.0)."""
+    """One line of `check --json` but its model. ``node`` (the node's name,
+    "" when it has none), ``op`` (the operator type), ``version``,
+    ``domain`` ("" for the default domain) and ``node_index`` (the node's
+    place in its graph) are None when the finding is not about a node."""
     rule: str
     severity: str
     graph: str

@@ -59,7 +59,7 @@ def value_json(v):
     if v.values is not None:
         d["value"] = list(v.values)
     if v.op is not None:
-        d.update(node=v.node, op=v.op, version=v.version)
+        d.update(node=v.node, domain=v.domain, op=v.op, version=v.version)
     return d
 
 
@@ -72,7 +72,8 @@ def summary_json(s):
 def finding_json(f, model):
     d = {"model": model, "rule": f.rule, "severity": f.severity, "graph": f.graph}
     if f.node is not None:
-        d.update(node=f.node, op=f.op, version=f.version)
+        d.update(node=f.node, domain=f.domain, op=f.op, version=f.version,
+                 node_index=f.node_index)
     d["message"] = f.message
     return d
 
