@@ -72,7 +72,7 @@ build: deps-build $(BUILD)/CMakeCache.txt
 # gcc in $(BUILD_CHECK), then clang in $(BUILD_CLANG), each run whatever the
 # other's result; then one line from ctest's JUnit reports: the tests passed
 # per compiler, and which were skipped and why (scripts/check-summary).
-check: deps-test
+check: deps-test deps-python
 	@status=0; \
 	$(MAKE) check-gcc || status=1; \
 	$(MAKE) check-clang || status=1; \
