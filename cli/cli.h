@@ -74,6 +74,26 @@ void cli_print_json(FILE *f, const char *name, const onnxshape_tensor *t);
 /* "[2,3,4]"; symbols by name (escaped) and unknown dims as "?". */
 void cli_print_dims(FILE *f, size_t rank, const int64_t *dims, const char *const *params);
 
+/* ---- infer's views (cmd_infer.c, infer_table.c, infer_why.c) ---- */
+/* One element of a value: a number, its expression (escaped; a JSON
+ * string with json), or ? (null). */
+void cli_put_elem(FILE *f, const onnxshape_elem *e, int json);
+/* v's known elements as infer prints them: "[1, N, ?]" ("7" for a scalar). */
+void cli_put_values(FILE *f, const onnxshape_value_info *v);
+/* OP-VERSION of v's producer ("DOMAIN:OP" outside the default domain). */
+void cli_put_op(FILE *f, const onnxshape_value_info *v);
+/* infer's line of v on stdout, without its newline. */
+void cli_put_value(const onnxshape_value_info *v);
+/* infer's JSON fields of v ("name":...,...), without braces. */
+void cli_put_value_json(const onnxshape_value_info *v);
+/* --ops shape: the values `pick` takes as a table per graph (infer_table.c);
+ * 0 when out of memory. */
+int cli_put_shape_table(const onnxshape_inference *inf,
+                        int (*pick)(const onnxshape_value_info *v));
+/* --why: value `at`'s chain back to where knowledge stops (infer_why.c);
+ * 0 when out of memory. */
+int cli_why(const onnxshape_inference *inf, size_t at, int json);
+
 /* ---- safety nets (safety.c) ---- */
 /* Installs, once, the handlers of the command (never the library's):
  * SIGBUS from a mapped file cut short is turned into reads of zeros and

@@ -11,7 +11,8 @@
 static const char usage_text[] =
     "usage: onnxshape run MODEL [-i [NAME=]FILE]... [-o DIR [--format pb|npy]] [--json]\n"
     "       onnxshape test [--json] DIR...\n"
-    "       onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--json] MODEL\n"
+    "       onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--ops shape|all]\n"
+    "                       [--why NAME] [--json] MODEL\n"
     "       onnxshape check [--profile sonnx] [--json] [--select R] [--ignore R] [--strict] MODEL\n"
     "       onnxshape help [COMMAND] | --help | --version\n";
 
@@ -78,7 +79,8 @@ static const command_help pages[] = {
      "example:\n"
      "  onnxshape test onnx-tests/test_reshape_*\n"},
     {"infer",
-     "usage: onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--json] MODEL\n"
+     "usage: onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--ops shape|all]\n"
+     "                       [--why NAME] [--json] MODEL\n"
      "\n"
      "Print what is known of every value without input data, in every graph\n"
      "(subgraphs after their path): graph inputs, initializers, then node\n"
@@ -94,14 +96,21 @@ static const command_help pages[] = {
      "options:\n"
      "  --input NAME=D0,D1,...  fix graph input NAME's dims (and its symbols)\n"
      "  --dim SYMBOL=VALUE      bind a symbolic dim everywhere\n"
-     "  --json                  one JSON object per value (docs/cli.md)\n"
+     "  --ops shape             only the outputs of Shape, Reshape and Size nodes, as a\n"
+     "                          table per graph (--ops all: every value, the default)\n"
+     "  --why NAME              the chain from value NAME back to where knowledge of it\n"
+     "                          stops: a node not evaluated, a graph input's symbol or\n"
+     "                          undeclared dim (and the binding to give), the budget\n"
+     "  --json                  one JSON object per value (--why: one for the chain;\n"
+     "                          docs/cli.md)\n"
      "  -h, --help              this page\n"
      "\n"
      "exit status: 0 analysed; 1 invalid model or a node that cannot succeed\n"
      "whatever the data; 2 usage or file error.\n"
      "\n"
      "example:\n"
-     "  onnxshape infer examples/demo.onnx --input x=2,3,4\n"},
+     "  onnxshape infer examples/demo.onnx --input x=2,3,4\n"
+     "  onnxshape infer examples/demo.onnx --why count\n"},
     {"check",
      "usage: onnxshape check [--profile sonnx] [--json] [--select R] [--ignore R] [--strict] MODEL\n"
      "\n"
@@ -159,9 +168,9 @@ void cli_set_command(const char *command) { usage_command = command; }
 void cli_put_usage(FILE *f) {
   for (size_t i = 0; usage_command != NULL && i < sizeof pages / sizeof pages[0]; i++) {
     if (strcmp(pages[i].name, usage_command) != 0) continue;
-    /* A page starts with its synopsis line. */
-    char line[256];
-    const char *end = strchr(pages[i].text, '\n');
+    /* A page starts with its synopsis (one or more lines), then a blank line. */
+    char line[512];
+    const char *end = strstr(pages[i].text, "\n\n");
     (void)snprintf(line, sizeof line, "%.*s\n(onnxshape %s --help: its options and an example)\n",
                    (int)(end - pages[i].text), pages[i].text, usage_command);
     cli_put_checked(f, line);

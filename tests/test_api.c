@@ -198,6 +198,7 @@ static void test_long_target(void) {
   onnxshape_model_free(model);
 }
 
+/* covers: ANALYSIS-WHY */
 /* The provenance of each value (onnxshape_value_info's origin, inputs and
  * declaration_used) and onnxshape_inference_find(), on models written here:
  * x -> Constant s -> Reshape y; the same with a target certain to fail;

@@ -3,7 +3,7 @@
 """Parses JSON-lines output (stdin) and checks it against the schema of one
 command (docs/cli.md, "JSON output"); prints one line per object and a last
 line naming the schema, or the first problem (exit 1).
-Usage: json_check.py infer|check|test|run"""
+Usage: json_check.py infer|check|test|run|why"""
 import json
 import sys
 
@@ -12,7 +12,15 @@ INFER = {"name": str, "graph": str, "type": (str, type(None)), "dims": (list, ty
 INFER_REQUIRED = {"name", "graph", "type", "dims"}
 CHECK = {"model": str, "rule": str, "severity": str, "graph": str, "node": str, "op": str,
          "version": int, "message": str}
+# infer --why: one object per line, {"why", "steps"}; each step an infer
+# object with these fields more.
+WHY_STEP = dict(INFER, depth=int, parent=(int, type(None)), origin=str, declaration_used=bool,
+                known=bool, symbols=list)
+WHY_STEP_REQUIRED = INFER_REQUIRED | {"depth", "parent", "origin", "declaration_used", "known"}
+ORIGINS = {"input", "initializer", "evaluated", "declared", "undeclared", "budget", "failed",
+           "not_analysed"}
 SCHEMAS = {
+    "why": ({"why": str, "steps": list}, {"why", "steps"}, None),
     "infer": (INFER, INFER_REQUIRED,
               {"nodes": dict, "resolved": int, "partial": int, "unknown": int,
                "not_evaluated": dict, "failures": int, "out_of_work": int}),
@@ -40,6 +48,38 @@ def check_fields(obj, fields, required, where):
     missing = required - obj.keys()
     if missing:
         fail(f"{where}: missing {sorted(missing)}")
+
+
+def check_why(obj, n):
+    """The steps of a chain: the first is the value asked about (depth 0, no
+    parent); every other step is an input of an earlier step, one deeper;
+    each value (graph and name) once."""
+    steps = obj["steps"]
+    if not steps or steps[0]["name"] != obj["why"]:
+        fail(f"line {n}: the first step is not the value asked about")
+    seen = set()
+    for k, step in enumerate(steps):
+        where = f"line {n} step {k}"
+        if not isinstance(step, dict):
+            fail(f"{where} is not an object")
+        check_fields(step, WHY_STEP, WHY_STEP_REQUIRED, where)
+        if step["origin"] not in ORIGINS:
+            fail(f"{where}: bad origin {step['origin']!r}")
+        if step["declaration_used"] and step["origin"] != "evaluated":
+            fail(f"{where}: a declaration completes an evaluated value only")
+        if ("symbols" in step) != (step["origin"] == "input" and step["graph"] == ""):
+            fail(f"{where}: symbols go with a main-graph input, and only there")
+        parent = step["parent"]
+        if (parent is None) != (k == 0):
+            fail(f"{where}: only the first step has no parent")
+        if parent is not None and not (0 <= parent < k and steps[parent]["depth"] + 1 == step["depth"]):
+            fail(f"{where}: parent {parent} is not an earlier step one level up")
+        if k == 0 and step["depth"] != 0:
+            fail(f"{where}: the first step is at depth 0")
+        key = (step["graph"], step["name"])
+        if key in seen:
+            fail(f"{where}: {key!r} appears twice")
+        seen.add(key)
 
 
 def main():
@@ -77,6 +117,8 @@ def main():
                     fail(f"line {n}: bad dim {d!r}")
         if kind == "infer" and ("node" in obj) != ("op" in obj):
             fail(f"line {n}: node and op go together")
+        if kind == "why":
+            check_why(obj, n)
         if kind == "test" and obj["result"] not in ("pass", "fail"):
             fail(f"line {n}: result {obj['result']!r}")
         if kind == "test" and (obj["result"] == "fail") != ("reason" in obj):
