@@ -39,6 +39,9 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_put_checked(FILE *f, const char *text);
 /* cli_error, the usage lines, EXIT_USAGE. */
 int cli_usage_error(const char *fmt, const char *arg);
+/* cli_usage_error about one model of several: "MODEL: " before the
+ * message. */
+int cli_usage_error_in(const char *model, const char *fmt, const char *arg);
 /* File problems (ERR_IO) are exit 2; everything about content is exit 1. */
 int cli_exit_for(onnxshape_status st);
 /* s escaped for a message (onnxshape_escape), shortened at the end past 400
@@ -92,7 +95,7 @@ int cli_put_shape_table(const onnxshape_inference *inf,
                         int (*pick)(const onnxshape_value_info *v));
 /* --why: value `at`'s chain back to where knowledge stops (infer_why.c);
  * 0 when out of memory. */
-int cli_why(const onnxshape_inference *inf, size_t at, int json);
+int cli_why(const onnxshape_inference *inf, size_t at, int json, const char *model);
 
 /* ---- safety nets (safety.c) ---- */
 /* Installs, once, the handlers of the command (never the library's):

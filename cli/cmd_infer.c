@@ -98,9 +98,15 @@ void cli_put_value_json(const onnxshape_value_info *v) {
 
 /* The summary (docs/cli.md, "infer"): nodes of each kind, how much is known
  * of their outputs, and the operators analysis does not evaluate. */
-static void print_summary(const onnxshape_infer_summary *s, int json) {
+static void print_summary(const onnxshape_infer_summary *s, int json, const char *model) {
   if (json) {
-    printf("{\"summary\":{\"nodes\":{\"Shape\":%lu,\"Reshape\":%lu,\"Size\":%lu},"
+    fputs("{\"summary\":{", stdout);
+    if (model != NULL) { /* several models: which one, as check's summary says */
+      fputs("\"model\":", stdout);
+      cli_put_json_string(stdout, model, strlen(model));
+      fputc(',', stdout);
+    }
+    printf("\"nodes\":{\"Shape\":%lu,\"Reshape\":%lu,\"Size\":%lu},"
            "\"resolved\":%lu,\"partial\":%lu,\"unknown\":%lu,\"not_evaluated\":{",
            (unsigned long)s->shape_nodes, (unsigned long)s->reshape_nodes,
            (unsigned long)s->size_nodes, (unsigned long)s->resolved, (unsigned long)s->partial,
@@ -209,19 +215,31 @@ static char *option_value(int argc, char **argv, int *i, const char *name) {
   return argv[++*i];
 }
 
-/* What infer prints: --json, --ops shape, --why NAME. */
+/* What infer prints: --json, --ops shape, --why NAME; with several
+ * models, the one being printed (its name on each JSON line). */
 typedef struct infer_view {
   int json;
-  int ops_shape;   /* only the outputs of Shape, Reshape and Size nodes */
-  const char *why; /* the value whose chain is printed, or NULL */
+  int ops_shape;     /* only the outputs of Shape, Reshape and Size nodes */
+  const char *why;   /* the value whose chain is printed, or NULL */
+  const char *model; /* several models: the one printed, else NULL */
 } infer_view;
+
+/* "model":MODEL, before an object's other keys when several models are
+ * printed. */
+static void put_model_key(const infer_view *view) {
+  if (view->model == NULL) return;
+  fputs("\"model\":", stdout);
+  cli_put_json_string(stdout, view->model, strlen(view->model));
+  fputc(',', stdout);
+}
 
 /* The command line of infer: the options into opts (whose inputs and dims
  * arrays have room for argc entries; stores[k] holds input k's dims), the
- * model into *model, the rest into *view. The exit status. */
+ * models into models (room for argc) and *n_models, the rest into *view.
+ * The exit status. */
 static int parse_infer(int argc, char **argv, onnxshape_infer_options *opts,
                        onnxshape_input_dims *inputs, onnxshape_dim_binding *dims, int64_t **stores,
-                       const char **model, infer_view *view) {
+                       const char **models, size_t *n_models, infer_view *view) {
   int rc = EXIT_OK;
   for (int i = 0; i < argc && rc == EXIT_OK; i++) {
     char *v;
@@ -261,13 +279,11 @@ static int parse_infer(int argc, char **argv, onnxshape_infer_options *opts,
                            cli_shown(argv[i]));
     } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
       rc = cli_usage_error("unknown option '%s'", cli_shown(argv[i]));
-    } else if (*model != NULL) {
-      rc = cli_usage_error("unexpected argument '%s'", cli_shown(argv[i]));
     } else {
-      *model = argv[i];
+      models[(*n_models)++] = argv[i];
     }
   }
-  if (rc == EXIT_OK && *model == NULL) rc = cli_usage_error("%s", "infer needs a MODEL");
+  if (rc == EXIT_OK && *n_models == 0) rc = cli_usage_error("%s", "infer needs a MODEL");
   if (rc == EXIT_OK && view->why != NULL && view->ops_shape) {
     rc = cli_usage_error("%s", "--why prints one value's chain; --ops shape does not apply to it");
   }
@@ -293,9 +309,10 @@ static int print_inference(const onnxshape_inference *inf, const char *model,
     onnxshape_diag d;
     onnxshape_diag_init(&d);
     if (onnxshape_inference_find(inf, view->why, &at, &d) != ONNXSHAPE_OK) {
+      if (view->model != NULL) return cli_usage_error_in(view->model, "--why: %s", d.message);
       return cli_usage_error("--why: %s", d.message);
     }
-    if (!cli_why(inf, at, json)) {
+    if (!cli_why(inf, at, json, view->model)) {
       cli_error("%s", "out of memory");
       return EXIT_INVALID;
     }
@@ -310,6 +327,7 @@ static int print_inference(const onnxshape_inference *inf, const char *model,
       if (view->ops_shape && !is_shape_op(v)) continue;
       if (json) {
         fputc('{', stdout);
+        put_model_key(view);
         cli_put_value_json(v);
         fputs("}\n", stdout);
       } else {
@@ -318,7 +336,7 @@ static int print_inference(const onnxshape_inference *inf, const char *model,
       }
     }
   }
-  if (view->why == NULL) print_summary(sum, json);
+  if (view->why == NULL) print_summary(sum, json, view->model);
   int rc = cli_check_model_files(model, m); /* printing read values too */
   for (size_t i = 0; rc == EXIT_OK && i < sum->failures; i++) {
     cli_error("%s: %s", cli_shown(model), onnxshape_inference_failure(inf, i, NULL));
@@ -326,34 +344,24 @@ static int print_inference(const onnxshape_inference *inf, const char *model,
   return rc == EXIT_OK && sum->failures > 0 ? EXIT_INVALID : rc;
 }
 
-int cli_infer(int argc, char **argv) {
-  const char *model = NULL;
-  infer_view view = {0, 0, NULL};
-  size_t n = (size_t)argc + 1;
-  onnxshape_input_dims *inputs = calloc(n, sizeof *inputs);
-  int64_t **stores = calloc(n, sizeof *stores);
-  onnxshape_dim_binding *dims = calloc(n, sizeof *dims);
-  onnxshape_infer_options opts = ONNXSHAPE_INFER_OPTIONS_INIT;
-  opts.inputs = inputs;
-  opts.dims = dims;
-  opts.keep_going = 1; /* the whole analysis, then the nodes certain to fail */
-  int rc = EXIT_OK;
-  if (inputs == NULL || stores == NULL || dims == NULL) {
-    cli_error("%s", "out of memory");
-    rc = EXIT_INVALID;
-  }
-  if (rc == EXIT_OK) rc = parse_infer(argc, argv, &opts, inputs, dims, stores, &model, &view);
+/* One model: loaded, analysed with opts, printed as view says. The exit
+ * status. */
+static int infer_one(const char *model, const onnxshape_infer_options *opts,
+                     const infer_view *view) {
   onnxshape_model *m = NULL;
-  if (rc == EXIT_OK) rc = cli_load_model(model, &m);
+  int rc = cli_load_model(model, &m);
   onnxshape_inference *inf = NULL;
   if (rc == EXIT_OK) {
     onnxshape_diag d;
     onnxshape_diag_init(&d);
-    onnxshape_status st = onnxshape_model_infer_with(m, &opts, &inf, &d);
+    onnxshape_status st = onnxshape_model_infer_with(m, opts, &inf, &d);
     /* The analysis read initializers in the mapped files: a file cut short
      * meanwhile makes its result (or its failure) wrong. */
     if ((rc = cli_check_model_files(model, m)) != EXIT_OK) {
       /* reported */
+    } else if ((st == ONNXSHAPE_ERR_NOT_FOUND || st == ONNXSHAPE_ERR_INVALID_ARGUMENT) &&
+               view->model != NULL) {
+      rc = cli_usage_error_in(model, "%s", d.message);
     } else if (st == ONNXSHAPE_ERR_NOT_FOUND || st == ONNXSHAPE_ERR_INVALID_ARGUMENT) {
       rc = cli_usage_error("%s", d.message);
     } else if (st != ONNXSHAPE_OK) {
@@ -361,9 +369,49 @@ int cli_infer(int argc, char **argv) {
       rc = cli_exit_for(st);
     }
   }
-  if (rc == EXIT_OK) rc = print_inference(inf, model, m, &view);
+  if (rc == EXIT_OK) rc = print_inference(inf, model, m, view);
   onnxshape_inference_free(inf);
   onnxshape_model_free(m);
+  return rc;
+}
+
+int cli_infer(int argc, char **argv) {
+  infer_view view = {0, 0, NULL, NULL};
+  size_t n = (size_t)argc + 1, n_models = 0;
+  onnxshape_input_dims *inputs = calloc(n, sizeof *inputs);
+  int64_t **stores = calloc(n, sizeof *stores);
+  onnxshape_dim_binding *dims = calloc(n, sizeof *dims);
+  const char **models = calloc(n, sizeof *models);
+  onnxshape_infer_options opts = ONNXSHAPE_INFER_OPTIONS_INIT;
+  opts.inputs = inputs;
+  opts.dims = dims;
+  opts.keep_going = 1; /* the whole analysis, then the nodes certain to fail */
+  int rc = EXIT_OK;
+  if (inputs == NULL || stores == NULL || dims == NULL || models == NULL) {
+    cli_error("%s", "out of memory");
+    rc = EXIT_INVALID;
+  }
+  if (rc == EXIT_OK) {
+    rc = parse_infer(argc, argv, &opts, inputs, dims, stores, models, &n_models, &view);
+  }
+  int worst = EXIT_OK;
+  /* Each model in turn, the same options for each; the exit status is the
+   * worst (2 over 1 over 0). With several, each is headed by its name
+   * (JSON: a "model" key on every object). */
+  for (size_t k = 0; rc == EXIT_OK && k < n_models; k++) {
+    if (n_models > 1) {
+      view.model = models[k];
+      if (!view.json) {
+        fputs(k > 0 ? "\n==> " : "==> ", stdout);
+        cli_put_name(stdout, models[k]);
+        fputs(" <==\n", stdout);
+      }
+    }
+    int one = infer_one(models[k], &opts, &view);
+    if (one > worst) worst = one;
+  }
+  if (rc == EXIT_OK) rc = worst;
+  free(models);
   for (size_t k = 0; stores != NULL && k < n; k++) free(stores[k]);
   free(stores);
   free(inputs);

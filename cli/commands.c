@@ -35,6 +35,14 @@ int cli_usage_error(const char *fmt, const char *arg) {
   return EXIT_USAGE;
 }
 
+int cli_usage_error_in(const char *model, const char *fmt, const char *arg) {
+  char msg[ONNXSHAPE_DIAG_SIZE + 64];
+  (void)snprintf(msg, sizeof msg, fmt, arg);
+  cli_error("%s: %s", cli_shown(model), msg);
+  cli_put_usage(stderr);
+  return EXIT_USAGE;
+}
+
 int cli_exit_for(onnxshape_status st) {
   return st == ONNXSHAPE_ERR_IO ? EXIT_USAGE : EXIT_INVALID;
 }

@@ -12,8 +12,8 @@ static const char usage_text[] =
     "usage: onnxshape run MODEL [-i [NAME=]FILE]... [-o DIR [--format pb|npy]] [--json]\n"
     "       onnxshape test [--json] DIR...\n"
     "       onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--ops shape|all]\n"
-    "                       [--why NAME] [--json] MODEL\n"
-    "       onnxshape check [--profile sonnx] [--json] [--select R] [--ignore R] [--strict] MODEL\n"
+    "                       [--why NAME] [--json] MODEL...\n"
+    "       onnxshape check [--profile sonnx] [--json] [--select R] [--ignore R] [--strict] MODEL...\n"
     "       onnxshape help [COMMAND] | --help | --version\n";
 
 static const char overview_text[] =
@@ -80,7 +80,7 @@ static const command_help pages[] = {
      "  onnxshape test onnx-tests/test_reshape_*\n"},
     {"infer",
      "usage: onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--ops shape|all]\n"
-     "                       [--why NAME] [--json] MODEL\n"
+     "                       [--why NAME] [--json] MODEL...\n"
      "\n"
      "Print what is known of every value without input data, in every graph\n"
      "(subgraphs after their path): graph inputs, initializers, then node\n"
@@ -91,7 +91,8 @@ static const command_help pages[] = {
      "numbers or expressions over the model's symbols ('3*N', 'floor(H/2) + 1').\n"
      "'?' is an unknown type, dim or value, '[...]' an unknown rank. A last line\n"
      "sums up the Shape, Reshape and Size outputs (resolved, partial, unknown)\n"
-     "and the operators not evaluated.\n"
+     "and the operators not evaluated. Several MODELs: each in turn after a line\n"
+     "'==> MODEL <==', the same options for each.\n"
      "\n"
      "options:\n"
      "  --input NAME=D0,D1,...  fix graph input NAME's dims (and its symbols)\n"
@@ -106,19 +107,20 @@ static const command_help pages[] = {
      "  -h, --help              this page\n"
      "\n"
      "exit status: 0 analysed; 1 invalid model or a node that cannot succeed\n"
-     "whatever the data; 2 usage or file error.\n"
+     "whatever the data; 2 usage or file error (the worst of several models).\n"
      "\n"
      "example:\n"
      "  onnxshape infer examples/demo.onnx --input x=2,3,4\n"
      "  onnxshape infer examples/demo.onnx --why count\n"},
     {"check",
-     "usage: onnxshape check [--profile sonnx] [--json] [--select R] [--ignore R] [--strict] MODEL\n"
+     "usage: onnxshape check [--profile sonnx] [--json] [--select R] [--ignore R] [--strict] MODEL...\n"
      "\n"
      "Report, without input data, what keeps the model from working as written\n"
      "(errors) and what may make it behave differently elsewhere (warnings). With\n"
      "--profile sonnx, also every place the model breaks the ONNX safety-related\n"
      "profile (SONNX): an attribute left to its default or a sparse tensor. One\n"
-     "line per finding, MODEL: MESSAGE [RULE, SEVERITY], then a summary line.\n"
+     "line per finding, MODEL: MESSAGE [RULE, SEVERITY], then a summary line;\n"
+     "several MODELs in turn, the exit status the worst of them.\n"
      "\n"
      "options:\n"
      "  --profile sonnx  add the SONNX profile's rules\n"

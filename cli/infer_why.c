@@ -204,7 +204,7 @@ static void put_step(const onnxshape_value_info *v, size_t depth, long parent, l
   fputc('\n', stdout);
 }
 
-int cli_why(const onnxshape_inference *inf, size_t at, int json) {
+int cli_why(const onnxshape_inference *inf, size_t at, int json, const char *model) {
   size_t n = onnxshape_inference_count(inf);
   size_t cap = 2;
   while (cap < 2 * n) cap *= 2;
@@ -215,7 +215,13 @@ int cli_why(const onnxshape_inference *inf, size_t at, int json) {
   node_set nodes = {calloc(cap, sizeof(const size_t *)), cap - 1};
   int ok = stack != NULL && depth != NULL && parent != NULL && seen != NULL && nodes.slot != NULL;
   if (ok && json) {
-    fputs("{\"why\":", stdout);
+    fputc('{', stdout);
+    if (model != NULL) { /* several models: which one */
+      fputs("\"model\":", stdout);
+      cli_put_json_string(stdout, model, strlen(model));
+      fputc(',', stdout);
+    }
+    fputs("\"why\":", stdout);
     const onnxshape_value_info *v = onnxshape_inference_get(inf, at);
     cli_put_json_string(stdout, v->name, strlen(v->name));
     fputs(",\"steps\":[", stdout);

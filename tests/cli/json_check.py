@@ -3,7 +3,9 @@
 """Parses JSON-lines output (stdin) and checks it against the schema of one
 command (docs/cli.md, "JSON output"); prints one line per object and a last
 line naming the schema, or the first problem (exit 1).
-Usage: json_check.py infer|check|test|run|why"""
+Usage: json_check.py infer|check|test|run|why [--several]
+--several: the output of several models, each object with its "model" (in
+the summary for a summary), a summary ending each model's lines."""
 import json
 import sys
 
@@ -84,6 +86,7 @@ def check_why(obj, n):
 
 def main():
     kind = sys.argv[1]
+    several = sys.argv[2:] == ["--several"]
     fields, required, summary = SCHEMAS[kind]
     lines = sys.stdin.read().split("\n")
     if lines[-1] != "":
@@ -97,12 +100,20 @@ def main():
             fail(f"line {n} is not JSON: {e}")
         if not isinstance(obj, dict):
             fail(f"line {n} is not an object")
-        if seen_summary:
+        if seen_summary and not several:
             fail(f"line {n} follows the summary")
+        seen_summary = False
+        if several:
+            where = obj["summary"] if isinstance(obj.get("summary"), dict) else obj
+            if not isinstance(where.get("model"), str):
+                fail(f"line {n}: no model")
+            if kind != "check" and "summary" not in obj:
+                obj = {k: v for k, v in obj.items() if k != "model"}
         if "summary" in obj:
             if summary is None or len(obj) != 1:
                 fail(f"line {n}: unexpected summary")
-            check_fields(obj["summary"], summary, set(summary), f"line {n} summary")
+            sfields = dict(summary, model=str) if several else summary
+            check_fields(obj["summary"], sfields, set(sfields), f"line {n} summary")
             seen_summary = True
             print(f"summary {json.dumps(obj['summary'], sort_keys=True)}")
             continue
