@@ -57,6 +57,15 @@ int cli_load_model(const char *path, onnxshape_model **m);
  * computed before a change was seen are not to be trusted. */
 int cli_check_model_files(const char *path, const onnxshape_model *m);
 
+/* ---- standard input (stdin.c) ---- */
+/* 1 for "-", standard input. */
+int cli_is_stdin(const char *path);
+/* The name a file goes by in output: "<stdin>" for "-", else path. */
+const char *cli_display_name(const char *path);
+/* All of standard input (malloc'd; at most 2 GiB - 1 bytes), refused when
+ * it is a terminal; reports a failure and returns its exit status. */
+int cli_read_stdin(unsigned char **bytes, size_t *len);
+
 /* ---- printing (print.c) ---- */
 /* s (len bytes) as one line of human text: escaped by onnxshape_escape(),
  * and with `quote`, inside double quotes with \" for a quote. */

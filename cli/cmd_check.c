@@ -145,6 +145,14 @@ int cli_check(int argc, char **argv) {
     which = ONNXSHAPE_CHECK_SONNX;
   }
   if (n_models == 0) return cli_usage_error("%s", "check needs a MODEL");
+  for (size_t k = 0; k < n_models; k++) {
+    /* The library checks a model file (onnxshape_model_check_file()); a
+     * check of bytes in memory for every profile is not in its API yet. */
+    if (cli_is_stdin(models[k])) {
+      return cli_usage_error("%s", "check reads its MODELs from files; '-' (standard input) is "
+                                   "for infer and run");
+    }
+  }
   check_view cv = {profile, which, json, strict, select, ignore};
   /* Each model in turn, every line naming it; the exit status is the
    * worst (2 over 1 over 0). */

@@ -284,6 +284,11 @@ static int parse_infer(int argc, char **argv, onnxshape_infer_options *opts,
     }
   }
   if (rc == EXIT_OK && *n_models == 0) rc = cli_usage_error("%s", "infer needs a MODEL");
+  size_t from_stdin = 0;
+  for (size_t k = 0; k < *n_models; k++) from_stdin += cli_is_stdin(models[k]);
+  if (rc == EXIT_OK && from_stdin > 1) {
+    rc = cli_usage_error("%s", "standard input ('-') can be read once per call");
+  }
   if (rc == EXIT_OK && view->why != NULL && view->ops_shape) {
     rc = cli_usage_error("%s", "--why prints one value's chain; --ops shape does not apply to it");
   }
@@ -346,10 +351,11 @@ static int print_inference(const onnxshape_inference *inf, const char *model,
 
 /* One model: loaded, analysed with opts, printed as view says. The exit
  * status. */
-static int infer_one(const char *model, const onnxshape_infer_options *opts,
+static int infer_one(const char *path, const onnxshape_infer_options *opts,
                      const infer_view *view) {
   onnxshape_model *m = NULL;
-  int rc = cli_load_model(model, &m);
+  int rc = cli_load_model(path, &m);
+  const char *model = cli_display_name(path); /* in what is printed */
   onnxshape_inference *inf = NULL;
   if (rc == EXIT_OK) {
     onnxshape_diag d;
@@ -400,10 +406,10 @@ int cli_infer(int argc, char **argv) {
    * (JSON: a "model" key on every object). */
   for (size_t k = 0; rc == EXIT_OK && k < n_models; k++) {
     if (n_models > 1) {
-      view.model = models[k];
+      view.model = cli_display_name(models[k]);
       if (!view.json) {
         fputs(k > 0 ? "\n==> " : "==> ", stdout);
-        cli_put_name(stdout, models[k]);
+        cli_put_name(stdout, view.model);
         fputs(" <==\n", stdout);
       }
     }

@@ -71,6 +71,18 @@ const char *cli_shown(const char *s) {
 int cli_load_model(const char *path, onnxshape_model **m) {
   onnxshape_diag d;
   onnxshape_diag_init(&d);
+  if (cli_is_stdin(path)) {
+    /* read whole, then parsed as a file's bytes (no external data) */
+    unsigned char *bytes = NULL;
+    size_t len = 0;
+    int rc = cli_read_stdin(&bytes, &len);
+    if (rc != EXIT_OK) return rc;
+    onnxshape_status st = onnxshape_model_parse(bytes, len, NULL, m, &d);
+    free(bytes);
+    if (st == ONNXSHAPE_OK) return EXIT_OK;
+    cli_error("<stdin>: %s", d.message);
+    return cli_exit_for(st);
+  }
   onnxshape_status st = onnxshape_model_read_file(path, m, &d);
   if (st != ONNXSHAPE_OK) {
     /* File and decoding errors already name the file. */
