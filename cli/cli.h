@@ -98,6 +98,9 @@ void cli_put_op(FILE *f, const onnxshape_value_info *v);
 void cli_put_value(const onnxshape_value_info *v);
 /* infer's JSON fields of v ("name":...,...), without braces. */
 void cli_put_value_json(const onnxshape_value_info *v);
+/* "model":MODEL, (then the object's other keys) when model is not NULL:
+ * the JSON objects of infer given several models. */
+void cli_put_model_key(const char *model);
 /* --ops shape: the values `pick` takes as a table per graph (infer_table.c);
  * 0 when out of memory. */
 int cli_put_shape_table(const onnxshape_inference *inf,

@@ -101,11 +101,7 @@ void cli_put_value_json(const onnxshape_value_info *v) {
 static void print_summary(const onnxshape_infer_summary *s, int json, const char *model) {
   if (json) {
     fputs("{\"summary\":{", stdout);
-    if (model != NULL) { /* several models: which one, as check's summary says */
-      fputs("\"model\":", stdout);
-      cli_put_json_string(stdout, model, strlen(model));
-      fputc(',', stdout);
-    }
+    cli_put_model_key(model); /* several models: which one, as check's summary says */
     printf("\"nodes\":{\"Shape\":%lu,\"Reshape\":%lu,\"Size\":%lu},"
            "\"resolved\":%lu,\"partial\":%lu,\"unknown\":%lu,\"not_evaluated\":{",
            (unsigned long)s->shape_nodes, (unsigned long)s->reshape_nodes,
@@ -224,12 +220,10 @@ typedef struct infer_view {
   const char *model; /* several models: the one printed, else NULL */
 } infer_view;
 
-/* "model":MODEL, before an object's other keys when several models are
- * printed. */
-static void put_model_key(const infer_view *view) {
-  if (view->model == NULL) return;
+void cli_put_model_key(const char *model) {
+  if (model == NULL) return;
   fputs("\"model\":", stdout);
-  cli_put_json_string(stdout, view->model, strlen(view->model));
+  cli_put_json_string(stdout, model, strlen(model));
   fputc(',', stdout);
 }
 
@@ -332,7 +326,7 @@ static int print_inference(const onnxshape_inference *inf, const char *model,
       if (view->ops_shape && !is_shape_op(v)) continue;
       if (json) {
         fputc('{', stdout);
-        put_model_key(view);
+        cli_put_model_key(view->model);
         cli_put_value_json(v);
         fputs("}\n", stdout);
       } else {

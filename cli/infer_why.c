@@ -23,7 +23,9 @@ static int fully_known(const onnxshape_value_info *v) {
   uint64_t count = 1;
   for (size_t k = 0; k < v->rank; k++) {
     if (v->dims[k] < 0) return 0;
-    count = count > 1024 ? count : count * (uint64_t)v->dims[k];
+    /* the count, or 1025 for any count past 1024 (never wrapping) */
+    uint64_t d = (uint64_t)v->dims[k];
+    if (count != 0) count = d == 0 ? 0 : count > 1024 || d > 1024 ? 1025 : count * d;
   }
   if (v->value != NULL) return 1;
   switch (v->type) {
@@ -216,11 +218,7 @@ int cli_why(const onnxshape_inference *inf, size_t at, int json, const char *mod
   int ok = stack != NULL && depth != NULL && parent != NULL && seen != NULL && nodes.slot != NULL;
   if (ok && json) {
     fputc('{', stdout);
-    if (model != NULL) { /* several models: which one */
-      fputs("\"model\":", stdout);
-      cli_put_json_string(stdout, model, strlen(model));
-      fputc(',', stdout);
-    }
+    cli_put_model_key(model);
     fputs("\"why\":", stdout);
     const onnxshape_value_info *v = onnxshape_inference_get(inf, at);
     cli_put_json_string(stdout, v->name, strlen(v->name));

@@ -19,6 +19,15 @@ int cli_is_stdin(const char *path) { return path[0] == '-' && path[1] == '\0'; }
 
 const char *cli_display_name(const char *path) { return cli_is_stdin(path) ? "<stdin>" : path; }
 
+/* Standard input is past STDIN_MAX: reported, EXIT_USAGE. */
+static int too_large(unsigned char *b) {
+  free(b);
+  cli_error("<stdin>: standard input holds more than %lu bytes (2 GiB - 1, the most a protobuf "
+            "message can be); give the model as a file",
+            (unsigned long)STDIN_MAX);
+  return EXIT_USAGE;
+}
+
 int cli_read_stdin(unsigned char **bytes, size_t *len) {
   *bytes = NULL;
   *len = 0;
@@ -35,13 +44,7 @@ int cli_read_stdin(unsigned char **bytes, size_t *len) {
   }
   for (;;) {
     if (n == cap) {
-      if (cap > STDIN_MAX) { /* it holds STDIN_MAX + 1 bytes or more */
-        free(b);
-        cli_error("<stdin>: standard input holds more than %lu bytes (2 GiB - 1, the most a "
-                  "protobuf message can be); give the model as a file",
-                  (unsigned long)STDIN_MAX);
-        return EXIT_USAGE;
-      }
+      if (cap > STDIN_MAX) return too_large(b); /* it holds STDIN_MAX + 1 bytes or more */
       size_t more = cap * 2 > STDIN_MAX + 1 ? STDIN_MAX + 1 : cap * 2;
       unsigned char *grown = realloc(b, more);
       if (grown == NULL) {
@@ -64,13 +67,7 @@ int cli_read_stdin(unsigned char **bytes, size_t *len) {
     if (got == 0) break;
     n += (size_t)got;
   }
-  if (n > STDIN_MAX) {
-    free(b);
-    cli_error("<stdin>: standard input holds more than %lu bytes (2 GiB - 1, the most a protobuf "
-              "message can be); give the model as a file",
-              (unsigned long)STDIN_MAX);
-    return EXIT_USAGE;
-  }
+  if (n > STDIN_MAX) return too_large(b);
   *bytes = b;
   *len = n;
   return EXIT_OK;

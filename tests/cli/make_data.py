@@ -377,6 +377,16 @@ write("why.onnx", model(
                  f_bytes(13, value_info("t2", "int64", [3])) +
                  f_bytes(13, value_info("r2", "float", ["N", 4, 3])))))
 
+# A chain of 20 Identity nodes from x [N] (past the 16 levels --why indents),
+# and a Split whose two outputs a Concat takes (the second output's node
+# was explained with the first).
+deep = [node("Identity", ["x" if k == 0 else "d%d" % (k - 1)], ["d%d" % k], name="id%d" % k)
+        for k in range(20)]
+deep += [node("Split", ["x"], ["half_a", "half_b"], [attr("axis", A_INT, 0)], name="split"),
+         node("Concat", ["half_a", "half_b"], ["joined"], [attr("axis", A_INT, 0)], name="join")]
+write("why_deep.onnx", model(deep, [value_info("x", "float", ["N"])],
+                             [value_info("d19", "float"), value_info("joined", "float")], opset=14))
+
 # ---- the other integer operators of analysis, on constants and symbols
 def f32(name, values, dims=None):
     return tensor(name, "float", [len(values)] if dims is None else dims,
