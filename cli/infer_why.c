@@ -194,7 +194,7 @@ static void put_step(const onnxshape_value_info *v, size_t depth, long parent, l
     fputs(": not evaluated, no declaration", stdout);
     break;
   case ONNXSHAPE_ORIGIN_BUDGET:
-    fputs(": left unknown at the analysis budget", stdout);
+    fputs(": the analysis budget ran out here", stdout);
     break;
   case ONNXSHAPE_ORIGIN_FAILED:
     fputs(": certain to fail", stdout);

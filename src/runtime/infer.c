@@ -411,7 +411,9 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
   /* The budget ran out on this node (its evaluation, its call or its
    * declarations; each node is counted once, when it stops). */
   for (size_t i = 0; a->ctx.last_stopped == n && i < n->n_outputs; i++) {
-    if (n->outputs[i] != NO_SLOT) a->inf->origin[n->outputs[i]] = ONNXSHAPE_ORIGIN_BUDGET;
+    if (n->outputs[i] == NO_SLOT) continue;
+    a->inf->origin[n->outputs[i]] = ONNXSHAPE_ORIGIN_BUDGET;
+    a->inf->decl_used[n->outputs[i]] = 0; /* said of evaluated values only */
   }
   if (a->report != NULL && !failed) an_portability(&a->ctx, n, g->path, a->report, a->report_ctx);
   return ONNXSHAPE_OK;
