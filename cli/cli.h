@@ -39,6 +39,9 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_put_checked(FILE *f, const char *text);
 /* cli_error, the usage lines, EXIT_USAGE. */
 int cli_usage_error(const char *fmt, const char *arg);
+/* cli_usage_error about one model of several: "MODEL: " before the
+ * message. */
+int cli_usage_error_in(const char *model, const char *fmt, const char *arg);
 /* File problems (ERR_IO) are exit 2; everything about content is exit 1. */
 int cli_exit_for(onnxshape_status st);
 /* s escaped for a message (onnxshape_escape), shortened at the end past 400
@@ -54,6 +57,15 @@ int cli_load_model(const char *path, onnxshape_model **m);
  * faulted; else prints why, naming path, and returns EXIT_USAGE. Results
  * computed before a change was seen are not to be trusted. */
 int cli_check_model_files(const char *path, const onnxshape_model *m);
+
+/* ---- standard input (stdin.c) ---- */
+/* 1 for "-", standard input. */
+int cli_is_stdin(const char *path);
+/* The name a file goes by in output: "<stdin>" for "-", else path. */
+const char *cli_display_name(const char *path);
+/* All of standard input (malloc'd; at most 2 GiB - 1 bytes), refused when
+ * it is a terminal; reports a failure and returns its exit status. */
+int cli_read_stdin(unsigned char **bytes, size_t *len);
 
 /* ---- printing (print.c) ---- */
 /* s (len bytes) as one line of human text: escaped by onnxshape_escape(),
@@ -79,6 +91,29 @@ void cli_print_value(FILE *f, const onnxshape_tensor *t, size_t i, int json);
 void cli_print_json(FILE *f, const char *name, const onnxshape_tensor *t);
 /* "[2,3,4]"; symbols by name (escaped) and unknown dims as "?". */
 void cli_print_dims(FILE *f, size_t rank, const int64_t *dims, const char *const *params);
+
+/* ---- infer's views (cmd_infer.c, infer_table.c, infer_why.c) ---- */
+/* One element of a value: a number, its expression (escaped; a JSON
+ * string with json), or ? (null). */
+void cli_put_elem(FILE *f, const onnxshape_elem *e, int json);
+/* v's known elements as infer prints them: "[1, N, ?]" ("7" for a scalar). */
+void cli_put_values(FILE *f, const onnxshape_value_info *v);
+/* OP-VERSION of v's producer ("DOMAIN:OP" outside the default domain). */
+void cli_put_op(FILE *f, const onnxshape_value_info *v);
+/* infer's line of v on stdout, without its newline. */
+void cli_put_value(const onnxshape_value_info *v);
+/* infer's JSON fields of v ("name":...,...), without braces. */
+void cli_put_value_json(const onnxshape_value_info *v);
+/* "model":MODEL, (then the object's other keys) when model is not NULL:
+ * the JSON objects of infer given several models. */
+void cli_put_model_key(const char *model);
+/* --ops shape: the values `pick` takes as a table per graph (infer_table.c);
+ * 0 when out of memory. */
+int cli_put_shape_table(const onnxshape_inference *inf,
+                        int (*pick)(const onnxshape_value_info *v));
+/* --why: value `at`'s chain back to where knowledge stops (infer_why.c);
+ * 0 when out of memory. */
+int cli_why(const onnxshape_inference *inf, size_t at, int json, const char *model);
 
 /* ---- safety nets (safety.c) ---- */
 /* Installs, once, the handlers of the command (never the library's):

@@ -101,10 +101,23 @@ static const char *option_value(int argc, char **argv, int *i, const char *name,
   return argv[++*i];
 }
 
+/* What check reports, from its options. */
+typedef struct check_view {
+  const char *profile; /* "sonnx" or NULL */
+  onnxshape_check_profile which;
+  int json, strict;
+  patterns select, ignore;
+} check_view;
+
+static int check_one(const char *model, const check_view *cv);
+
 int cli_check(int argc, char **argv) {
-  const char *profile = NULL, *model = NULL;
+  const char *profile = NULL;
   int json = 0, strict = 0;
   patterns select = {{NULL}, {0}, 0}, ignore = {{NULL}, {0}, 0};
+  /* the models, in order: argv's own entries */
+  char **models = argv;
+  size_t n_models = 0;
   for (int i = 0; i < argc; i++) {
     int missing = 0, rc = EXIT_OK;
     const char *v;
@@ -122,10 +135,8 @@ int cli_check(int argc, char **argv) {
       return cli_usage_error("%s needs an argument", cli_shown(argv[i]));
     } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
       return cli_usage_error("unknown option '%s'", cli_shown(argv[i]));
-    } else if (model != NULL) {
-      return cli_usage_error("unexpected argument '%s'", cli_shown(argv[i]));
     } else {
-      model = argv[i];
+      models[n_models++] = argv[i]; /* never past i: argv[i] is read already */
     }
     if (rc != EXIT_OK) return rc;
   }
@@ -136,7 +147,32 @@ int cli_check(int argc, char **argv) {
     }
     which = ONNXSHAPE_CHECK_SONNX;
   }
-  if (model == NULL) return cli_usage_error("%s", "check needs a MODEL");
+  if (n_models == 0) return cli_usage_error("%s", "check needs a MODEL");
+  for (size_t k = 0; k < n_models; k++) {
+    /* The library checks a model file (onnxshape_model_check_file()); a
+     * check of bytes in memory for every profile is not in its API yet. */
+    if (cli_is_stdin(models[k])) {
+      return cli_usage_error("%s", "check reads its MODELs from files; '-' (standard input) is "
+                                   "for infer and run");
+    }
+  }
+  check_view cv = {profile, which, json, strict, select, ignore};
+  /* Each model in turn, every line naming it; the exit status is the
+   * worst (2 over 1 over 0). */
+  int worst = EXIT_OK;
+  for (size_t k = 0; k < n_models; k++) {
+    int rc = check_one(models[k], &cv);
+    if (rc > worst) worst = rc;
+  }
+  return worst;
+}
+
+/* The findings and summary of one model; its exit status. */
+static int check_one(const char *model, const check_view *cv) {
+  const char *profile = cv->profile;
+  onnxshape_check_profile which = cv->which;
+  int json = cv->json, strict = cv->strict;
+  const patterns *select = &cv->select, *ignore = &cv->ignore;
   onnxshape_profile_report *r = NULL;
   onnxshape_diag d;
   onnxshape_diag_init(&d);
@@ -150,7 +186,7 @@ int cli_check(int argc, char **argv) {
   for (size_t i = 0; i < onnxshape_profile_count(r); i++) {
     const onnxshape_finding *f = onnxshape_profile_finding(r, i);
     incomplete += f->rule == ONNXSHAPE_PROFILE_INCOMPLETE;
-    if (!selected(f->id, &select, &ignore)) {
+    if (!selected(f->id, select, ignore)) {
       sparse_left_out += f->rule == ONNXSHAPE_PROFILE_SPARSE;
       continue;
     }
@@ -186,9 +222,9 @@ int cli_check(int argc, char **argv) {
     /* What the profile checks: the attribute defaults of Shape and
      * Reshape, the valid domains the analysis knows, sparse tensors. A
      * verdict of conformance needs every one of those rules selected. */
-    int all_rules = selected("sonnx/default", &select, &ignore) &&
-                    selected("sonnx/sparse", &select, &ignore) &&
-                    selected("domain", &select, &ignore);
+    int all_rules = selected("sonnx/default", select, ignore) &&
+                    selected("sonnx/sparse", select, ignore) &&
+                    selected("domain", select, ignore);
     if (profile != NULL && errors == 0 && incomplete > 0) {
       printf("; no SONNX verdict: the analysis ran out of its work budget (incomplete)");
     } else if (profile != NULL && errors == 0 && !all_rules) {

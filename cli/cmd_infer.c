@@ -10,30 +10,44 @@
 
 /* The known elements of v (integer and bool values), at most 16 shown by
  * the human form; every one in JSON. */
-static void put_elem(const onnxshape_elem *e, int json) {
-  if (e->known) printf("%lld", (long long)e->value);
-  else if (e->param != NULL && json) cli_put_json_string(stdout, e->param, strlen(e->param));
-  else if (e->param != NULL) cli_put_name(stdout, e->param);
-  else fputs(json ? "null" : "?", stdout);
+void cli_put_elem(FILE *f, const onnxshape_elem *e, int json) {
+  if (e->known) fprintf(f, "%lld", (long long)e->value);
+  else if (e->param != NULL && json) cli_put_json_string(f, e->param, strlen(e->param));
+  else if (e->param != NULL) cli_put_name(f, e->param);
+  else fputs(json ? "null" : "?", f);
+}
+
+void cli_put_values(FILE *f, const onnxshape_value_info *v) {
+  int list = !(v->rank_known && v->rank == 0);
+  if (list) fputc('[', f);
+  for (size_t k = 0; k < v->n_values; k++) {
+    if (k > 0) fputs(", ", f);
+    cli_put_elem(f, &v->values[k], 0);
+  }
+  if (list) fputc(']', f);
 }
 
 /* "from OP-V" (the version when known; "DOMAIN:OP" outside the default
  * domain) and the node's name. */
 static void put_producer(const onnxshape_value_info *v) {
   fputs(" from ", stdout);
-  if (v->domain != NULL && v->domain[0] != '\0') {
-    cli_put_name(stdout, v->domain);
-    fputc(':', stdout);
-  }
-  cli_put_name(stdout, v->op);
-  if (v->version > 0) printf("-%d", v->version);
+  cli_put_op(stdout, v);
   if (v->node[0] != '\0') {
     fputc(' ', stdout);
     cli_put_text(stdout, v->node, strlen(v->node), 1);
   }
 }
 
-static void print_human(const onnxshape_value_info *v) {
+void cli_put_op(FILE *f, const onnxshape_value_info *v) {
+  if (v->domain != NULL && v->domain[0] != '\0') {
+    cli_put_name(f, v->domain);
+    fputc(':', f);
+  }
+  cli_put_name(f, v->op);
+  if (v->version > 0) fprintf(f, "-%d", v->version);
+}
+
+void cli_put_value(const onnxshape_value_info *v) {
   if (v->graph[0] != '\0') {
     cli_put_name(stdout, v->graph);
     fputs(": ", stdout);
@@ -44,21 +58,13 @@ static void print_human(const onnxshape_value_info *v) {
   else fputs("[...]", stdout);
   if (v->n_values > 0 && v->n_values <= 16) {
     fputs(" = ", stdout);
-    int list = !(v->rank_known && v->rank == 0);
-    if (list) fputc('[', stdout);
-    for (size_t k = 0; k < v->n_values; k++) {
-      if (k > 0) fputs(", ", stdout);
-      put_elem(&v->values[k], 0);
-    }
-    if (list) fputc(']', stdout);
+    cli_put_values(stdout, v);
   }
   if (v->op != NULL) put_producer(v);
-  fputc('\n', stdout);
 }
 
-/* {"name":..,"graph":..,"type":..,"dims":[..]|null[,"value":[..]][,"node":..,"op":..,"version":..]} */
-static void print_json(const onnxshape_value_info *v) {
-  fputs("{\"name\":", stdout);
+void cli_put_value_json(const onnxshape_value_info *v) {
+  fputs("\"name\":", stdout);
   cli_put_json_string(stdout, v->name, strlen(v->name));
   fputs(",\"graph\":", stdout);
   cli_put_json_string(stdout, v->graph, strlen(v->graph));
@@ -83,20 +89,21 @@ static void print_json(const onnxshape_value_info *v) {
     fputs(",\"value\":[", stdout);
     for (size_t k = 0; k < v->n_values; k++) {
       if (k > 0) fputc(',', stdout);
-      put_elem(&v->values[k], 1);
+      cli_put_elem(stdout, &v->values[k], 1);
     }
     fputc(']', stdout);
   }
   if (v->op != NULL)
     cli_put_json_node(stdout, v->node, v->domain != NULL ? v->domain : "", v->op, v->version);
-  fputs("}\n", stdout);
 }
 
 /* The summary (docs/cli.md, "infer"): nodes of each kind, how much is known
  * of their outputs, and the operators analysis does not evaluate. */
-static void print_summary(const onnxshape_infer_summary *s, int json) {
+static void print_summary(const onnxshape_infer_summary *s, int json, const char *model) {
   if (json) {
-    printf("{\"summary\":{\"nodes\":{\"Shape\":%lu,\"Reshape\":%lu,\"Size\":%lu},"
+    fputs("{\"summary\":{", stdout);
+    cli_put_model_key(model); /* several models: which one, as check's summary says */
+    printf("\"nodes\":{\"Shape\":%lu,\"Reshape\":%lu,\"Size\":%lu},"
            "\"resolved\":%lu,\"partial\":%lu,\"unknown\":%lu,\"not_evaluated\":{",
            (unsigned long)s->shape_nodes, (unsigned long)s->reshape_nodes,
            (unsigned long)s->size_nodes, (unsigned long)s->resolved, (unsigned long)s->partial,
@@ -205,17 +212,47 @@ static char *option_value(int argc, char **argv, int *i, const char *name) {
   return argv[++*i];
 }
 
+/* What infer prints: --json, --ops shape, --why NAME; with several
+ * models, the one being printed (its name on each JSON line). */
+typedef struct infer_view {
+  int json;
+  int ops_shape;     /* only the outputs of Shape, Reshape and Size nodes */
+  const char *why;   /* the value whose chain is printed, or NULL */
+  const char *model; /* several models: the one printed, else NULL */
+} infer_view;
+
+void cli_put_model_key(const char *model) {
+  if (model == NULL) return;
+  fputs("\"model\":", stdout);
+  cli_put_json_string(stdout, model, strlen(model));
+  fputc(',', stdout);
+}
+
 /* The command line of infer: the options into opts (whose inputs and dims
  * arrays have room for argc entries; stores[k] holds input k's dims), the
- * model into *model, --json into *json. The exit status. */
+ * models into models (room for argc) and *n_models, the rest into *view.
+ * The exit status. */
 static int parse_infer(int argc, char **argv, onnxshape_infer_options *opts,
                        onnxshape_input_dims *inputs, onnxshape_dim_binding *dims, int64_t **stores,
-                       const char **model, int *json) {
+                       const char **models, size_t *n_models, infer_view *view) {
   int rc = EXIT_OK;
   for (int i = 0; i < argc && rc == EXIT_OK; i++) {
     char *v;
     if (strcmp(argv[i], "--json") == 0) {
-      *json = 1;
+      view->json = 1;
+    } else if (strncmp(argv[i], "--ops", 5) == 0 && (argv[i][5] == '\0' || argv[i][5] == '=')) {
+      const char *shown = argv[i];
+      v = option_value(argc, argv, &i, "--ops");
+      if (v == NULL) rc = cli_usage_error("%s needs shape or all", cli_shown(shown));
+      else if (strcmp(v, "shape") == 0) view->ops_shape = 1;
+      else if (strcmp(v, "all") == 0) view->ops_shape = 0;
+      else rc = cli_usage_error("bad --ops '%s' (shape or all)", cli_shown(v));
+    } else if (strncmp(argv[i], "--why", 5) == 0 && (argv[i][5] == '\0' || argv[i][5] == '=')) {
+      const char *shown = argv[i];
+      v = option_value(argc, argv, &i, "--why");
+      if (v == NULL) rc = cli_usage_error("%s needs a value's NAME", cli_shown(shown));
+      else if (view->why != NULL) rc = cli_usage_error("--why '%s': one --why per call", cli_shown(v));
+      else view->why = v;
     } else if (strncmp(argv[i], "--input", 7) == 0 && (argv[i][7] == '\0' || argv[i][7] == '=')) {
       const char *shown = argv[i];
       v = option_value(argc, argv, &i, "--input");
@@ -237,26 +274,69 @@ static int parse_infer(int argc, char **argv, onnxshape_infer_options *opts,
                            cli_shown(argv[i]));
     } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
       rc = cli_usage_error("unknown option '%s'", cli_shown(argv[i]));
-    } else if (*model != NULL) {
-      rc = cli_usage_error("unexpected argument '%s'", cli_shown(argv[i]));
     } else {
-      *model = argv[i];
+      models[(*n_models)++] = argv[i];
     }
   }
-  if (rc == EXIT_OK && *model == NULL) rc = cli_usage_error("%s", "infer needs a MODEL");
+  if (rc == EXIT_OK && *n_models == 0) rc = cli_usage_error("%s", "infer needs a MODEL");
+  size_t from_stdin = 0;
+  for (size_t k = 0; k < *n_models; k++) from_stdin += cli_is_stdin(models[k]);
+  if (rc == EXIT_OK && from_stdin > 1) {
+    rc = cli_usage_error("%s", "standard input ('-') can be read once per call");
+  }
+  if (rc == EXIT_OK && view->why != NULL && view->ops_shape) {
+    rc = cli_usage_error("%s", "--why prints one value's chain; --ops shape does not apply to it");
+  }
   return rc;
 }
 
-/* Every value, the summary, then each node certain to fail (exit 1). */
+/* 1 for an output of a Shape, Reshape or Size node. */
+static int is_shape_op(const onnxshape_value_info *v) {
+  return v->op != NULL && (v->domain == NULL || v->domain[0] == '\0') &&
+         (strcmp(v->op, "Shape") == 0 || strcmp(v->op, "Reshape") == 0 ||
+          strcmp(v->op, "Size") == 0);
+}
+
+/* Every value (--ops shape: the outputs of Shape, Reshape and Size; --why:
+ * one value's chain instead), the summary (not with --why), then each node
+ * certain to fail (exit 1). */
 static int print_inference(const onnxshape_inference *inf, const char *model,
-                           const onnxshape_model *m, int json) {
-  for (size_t i = 0; i < onnxshape_inference_count(inf); i++) {
-    const onnxshape_value_info *v = onnxshape_inference_get(inf, i);
-    if (json) print_json(v);
-    else print_human(v);
-  }
+                           const onnxshape_model *m, const infer_view *view) {
+  int json = view->json;
   const onnxshape_infer_summary *sum = onnxshape_inference_summary(inf);
-  print_summary(sum, json);
+  if (view->why != NULL) {
+    size_t at = 0;
+    onnxshape_diag d;
+    onnxshape_diag_init(&d);
+    if (onnxshape_inference_find(inf, view->why, &at, &d) != ONNXSHAPE_OK) {
+      if (view->model != NULL) return cli_usage_error_in(view->model, "--why: %s", d.message);
+      return cli_usage_error("--why: %s", d.message);
+    }
+    if (!cli_why(inf, at, json, view->model)) {
+      cli_error("%s", "out of memory");
+      return EXIT_INVALID;
+    }
+  } else if (view->ops_shape && !json) {
+    if (!cli_put_shape_table(inf, is_shape_op)) {
+      cli_error("%s", "out of memory");
+      return EXIT_INVALID;
+    }
+  } else {
+    for (size_t i = 0; i < onnxshape_inference_count(inf); i++) {
+      const onnxshape_value_info *v = onnxshape_inference_get(inf, i);
+      if (view->ops_shape && !is_shape_op(v)) continue;
+      if (json) {
+        fputc('{', stdout);
+        cli_put_model_key(view->model);
+        cli_put_value_json(v);
+        fputs("}\n", stdout);
+      } else {
+        cli_put_value(v);
+        fputc('\n', stdout);
+      }
+    }
+  }
+  if (view->why == NULL) print_summary(sum, json, view->model);
   int rc = cli_check_model_files(model, m); /* printing read values too */
   for (size_t i = 0; rc == EXIT_OK && i < sum->failures; i++) {
     cli_error("%s: %s", cli_shown(model), onnxshape_inference_failure(inf, i, NULL));
@@ -264,34 +344,25 @@ static int print_inference(const onnxshape_inference *inf, const char *model,
   return rc == EXIT_OK && sum->failures > 0 ? EXIT_INVALID : rc;
 }
 
-int cli_infer(int argc, char **argv) {
-  const char *model = NULL;
-  int json = 0;
-  size_t n = (size_t)argc + 1;
-  onnxshape_input_dims *inputs = calloc(n, sizeof *inputs);
-  int64_t **stores = calloc(n, sizeof *stores);
-  onnxshape_dim_binding *dims = calloc(n, sizeof *dims);
-  onnxshape_infer_options opts = ONNXSHAPE_INFER_OPTIONS_INIT;
-  opts.inputs = inputs;
-  opts.dims = dims;
-  opts.keep_going = 1; /* the whole analysis, then the nodes certain to fail */
-  int rc = EXIT_OK;
-  if (inputs == NULL || stores == NULL || dims == NULL) {
-    cli_error("%s", "out of memory");
-    rc = EXIT_INVALID;
-  }
-  if (rc == EXIT_OK) rc = parse_infer(argc, argv, &opts, inputs, dims, stores, &model, &json);
+/* One model: loaded, analysed with opts, printed as view says. The exit
+ * status. */
+static int infer_one(const char *path, const onnxshape_infer_options *opts,
+                     const infer_view *view) {
   onnxshape_model *m = NULL;
-  if (rc == EXIT_OK) rc = cli_load_model(model, &m);
+  int rc = cli_load_model(path, &m);
+  const char *model = cli_display_name(path); /* in what is printed */
   onnxshape_inference *inf = NULL;
   if (rc == EXIT_OK) {
     onnxshape_diag d;
     onnxshape_diag_init(&d);
-    onnxshape_status st = onnxshape_model_infer_with(m, &opts, &inf, &d);
+    onnxshape_status st = onnxshape_model_infer_with(m, opts, &inf, &d);
     /* The analysis read initializers in the mapped files: a file cut short
      * meanwhile makes its result (or its failure) wrong. */
     if ((rc = cli_check_model_files(model, m)) != EXIT_OK) {
       /* reported */
+    } else if ((st == ONNXSHAPE_ERR_NOT_FOUND || st == ONNXSHAPE_ERR_INVALID_ARGUMENT) &&
+               view->model != NULL) {
+      rc = cli_usage_error_in(model, "%s", d.message);
     } else if (st == ONNXSHAPE_ERR_NOT_FOUND || st == ONNXSHAPE_ERR_INVALID_ARGUMENT) {
       rc = cli_usage_error("%s", d.message);
     } else if (st != ONNXSHAPE_OK) {
@@ -299,9 +370,49 @@ int cli_infer(int argc, char **argv) {
       rc = cli_exit_for(st);
     }
   }
-  if (rc == EXIT_OK) rc = print_inference(inf, model, m, json);
+  if (rc == EXIT_OK) rc = print_inference(inf, model, m, view);
   onnxshape_inference_free(inf);
   onnxshape_model_free(m);
+  return rc;
+}
+
+int cli_infer(int argc, char **argv) {
+  infer_view view = {0, 0, NULL, NULL};
+  size_t n = (size_t)argc + 1, n_models = 0;
+  onnxshape_input_dims *inputs = calloc(n, sizeof *inputs);
+  int64_t **stores = calloc(n, sizeof *stores);
+  onnxshape_dim_binding *dims = calloc(n, sizeof *dims);
+  const char **models = calloc(n, sizeof *models);
+  onnxshape_infer_options opts = ONNXSHAPE_INFER_OPTIONS_INIT;
+  opts.inputs = inputs;
+  opts.dims = dims;
+  opts.keep_going = 1; /* the whole analysis, then the nodes certain to fail */
+  int rc = EXIT_OK;
+  if (inputs == NULL || stores == NULL || dims == NULL || models == NULL) {
+    cli_error("%s", "out of memory");
+    rc = EXIT_INVALID;
+  }
+  if (rc == EXIT_OK) {
+    rc = parse_infer(argc, argv, &opts, inputs, dims, stores, models, &n_models, &view);
+  }
+  int worst = EXIT_OK;
+  /* Each model in turn, the same options for each; the exit status is the
+   * worst (2 over 1 over 0). With several, each is headed by its name
+   * (JSON: a "model" key on every object). */
+  for (size_t k = 0; rc == EXIT_OK && k < n_models; k++) {
+    if (n_models > 1) {
+      view.model = cli_display_name(models[k]);
+      if (!view.json) {
+        fputs(k > 0 ? "\n==> " : "==> ", stdout);
+        cli_put_name(stdout, view.model);
+        fputs(" <==\n", stdout);
+      }
+    }
+    int one = infer_one(models[k], &opts, &view);
+    if (one > worst) worst = one;
+  }
+  if (rc == EXIT_OK) rc = worst;
+  free(models);
   for (size_t k = 0; stores != NULL && k < n; k++) free(stores[k]);
   free(stores);
   free(inputs);

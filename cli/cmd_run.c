@@ -78,6 +78,11 @@ static int parse_args(int argc, char **argv, run_args *a) {
     }
   }
   if (a->model == NULL) return cli_usage_error("%s", "run needs a MODEL");
+  size_t from_stdin = (size_t)cli_is_stdin(a->model);
+  for (size_t i = 0; i < a->n_in; i++) from_stdin += (size_t)cli_is_stdin(a->in[i].file);
+  if (from_stdin > 1) {
+    return cli_usage_error("%s", "standard input ('-') can be read once per call");
+  }
   if (format_given && a->out_dir == NULL) {
     return cli_usage_error("%s", "--format is the format of -o DIR's files; give -o DIR");
   }
@@ -157,7 +162,7 @@ static int check_files(const onnxshape_model *m, const run_args *a) {
       return EXIT_USAGE;
     }
   }
-  return cli_check_model_files(a->model, m);
+  return cli_check_model_files(cli_display_name(a->model), m);
 }
 
 /* ---- -o DIR: all or nothing (OUTPUT-ALL-OR-NOTHING) ------------------------- */
@@ -397,10 +402,25 @@ static int read_inputs(run_args *a, onnxshape_binding *b) {
   for (size_t i = 0; i < a->n_in; i++) {
     onnxshape_diag d;
     onnxshape_diag_init(&d);
-    onnxshape_status st = onnxshape_tensor_read_file(a->in[i].file, &a->in[i].tensor, &d);
-    if (st != ONNXSHAPE_OK) {
-      cli_error("%s", d.message);
-      return cli_exit_for(st);
+    onnxshape_status st;
+    if (cli_is_stdin(a->in[i].file)) {
+      /* read whole, then parsed as a file's bytes (.pb or .npy) */
+      unsigned char *bytes = NULL;
+      size_t len = 0;
+      int rc = cli_read_stdin(&bytes, &len);
+      if (rc != EXIT_OK) return rc;
+      st = onnxshape_tensor_parse(bytes, len, NULL, &a->in[i].tensor, &d);
+      free(bytes);
+      if (st != ONNXSHAPE_OK) {
+        cli_error("<stdin>: %s", d.message);
+        return cli_exit_for(st);
+      }
+    } else {
+      st = onnxshape_tensor_read_file(a->in[i].file, &a->in[i].tensor, &d);
+      if (st != ONNXSHAPE_OK) {
+        cli_error("%s", d.message);
+        return cli_exit_for(st);
+      }
     }
     b[i].name = a->in[i].name;
     b[i].tensor = onnxshape_owned_tensor_get(a->in[i].tensor);
@@ -435,7 +455,7 @@ int cli_run(int argc, char **argv) {
     onnxshape_diag d;
     onnxshape_diag_init(&d);
     if (onnxshape_model_check_runnable(m, &d) != ONNXSHAPE_OK) {
-      cli_error("%s: %s", cli_shown(a.model), d.message);
+      cli_error("%s: %s", cli_shown(cli_display_name(a.model)), d.message);
       rc = EXIT_INVALID;
     }
   }
@@ -450,7 +470,7 @@ int cli_run(int argc, char **argv) {
     onnxshape_status st = onnxshape_model_run(m, b, a.n_in, &r, &d);
     /* A failure that a file cut short caused is reported as that. */
     if (st != ONNXSHAPE_OK && (rc = check_files(m, &a)) == EXIT_OK) {
-      cli_error("%s: %s", cli_shown(a.model), d.message);
+      cli_error("%s: %s", cli_shown(cli_display_name(a.model)), d.message);
       rc = st == ONNXSHAPE_ERR_NOT_FOUND ? EXIT_USAGE : EXIT_INVALID;
     }
   }

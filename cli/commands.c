@@ -35,6 +35,14 @@ int cli_usage_error(const char *fmt, const char *arg) {
   return EXIT_USAGE;
 }
 
+int cli_usage_error_in(const char *model, const char *fmt, const char *arg) {
+  char msg[ONNXSHAPE_DIAG_SIZE + 64];
+  (void)snprintf(msg, sizeof msg, fmt, arg);
+  cli_error("%s: %s", cli_shown(model), msg);
+  cli_put_usage(stderr);
+  return EXIT_USAGE;
+}
+
 int cli_exit_for(onnxshape_status st) {
   return st == ONNXSHAPE_ERR_IO ? EXIT_USAGE : EXIT_INVALID;
 }
@@ -64,6 +72,18 @@ const char *cli_shown(const char *s) {
 int cli_load_model(const char *path, onnxshape_model **m) {
   onnxshape_diag d;
   onnxshape_diag_init(&d);
+  if (cli_is_stdin(path)) {
+    /* read whole, then parsed as a file's bytes (no external data) */
+    unsigned char *bytes = NULL;
+    size_t len = 0;
+    int rc = cli_read_stdin(&bytes, &len);
+    if (rc != EXIT_OK) return rc;
+    onnxshape_status st = onnxshape_model_parse(bytes, len, NULL, m, &d);
+    free(bytes);
+    if (st == ONNXSHAPE_OK) return EXIT_OK;
+    cli_error("<stdin>: %s", d.message);
+    return cli_exit_for(st);
+  }
   onnxshape_status st = onnxshape_model_read_file(path, m, &d);
   if (st != ONNXSHAPE_OK) {
     /* File and decoding errors already name the file. */

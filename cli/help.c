@@ -11,8 +11,9 @@
 static const char usage_text[] =
     "usage: onnxshape run MODEL [-i [NAME=]FILE]... [-o DIR [--format pb|npy]] [--json]\n"
     "       onnxshape test [--json] [--strict] DIR...\n"
-    "       onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--json] MODEL\n"
-    "       onnxshape check [--profile sonnx] [--json] [--select R] [--ignore R] [--strict] MODEL\n"
+    "       onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--ops shape|all]\n"
+    "                       [--why NAME] [--json] MODEL...\n"
+    "       onnxshape check [--profile sonnx] [--json] [--select R] [--ignore R] [--strict] MODEL...\n"
     "       onnxshape help [COMMAND] | --help | --version\n";
 
 static const char overview_text[] =
@@ -48,6 +49,7 @@ static const command_help pages[] = {
      "  -i [NAME=]FILE  bind graph input NAME to FILE, a TensorProto (.pb) or a NumPy\n"
      "                  array (.npy; told apart by content); without NAME=, the next\n"
      "                  graph input that no NAME= binds, in order\n"
+     "                  (MODEL or one FILE '-': read from standard input)\n"
      "  -o DIR          also write the k-th output to DIR/output_<k>.pb (or .npy);\n"
      "                  DIR is created when its parent exists; on any error nothing\n"
      "                  is written\n"
@@ -84,7 +86,8 @@ static const command_help pages[] = {
      "  onnxshape test onnx/backend/test/data/node\n"
      "  onnxshape test --strict onnx-tests/test_reshape_*\n"},
     {"infer",
-     "usage: onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--json] MODEL\n"
+     "usage: onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--ops shape|all]\n"
+     "                       [--why NAME] [--json] MODEL...\n"
      "\n"
      "Print what is known of every value without input data, in every graph\n"
      "(subgraphs after their path): graph inputs, initializers, then node\n"
@@ -95,27 +98,39 @@ static const command_help pages[] = {
      "numbers or expressions over the model's symbols ('3*N', 'floor(H/2) + 1').\n"
      "'?' is an unknown type, dim or value, '[...]' an unknown rank. A last line\n"
      "sums up the Shape, Reshape and Size outputs (resolved, partial, unknown)\n"
-     "and the operators not evaluated.\n"
+     "and the operators not evaluated. Several MODELs: each in turn after a line\n"
+     "'==> MODEL <==', the same options for each; '-' reads one from standard\n"
+     "input.\n"
      "\n"
      "options:\n"
      "  --input NAME=D0,D1,...  fix graph input NAME's dims (and its symbols)\n"
      "  --dim SYMBOL=VALUE      bind a symbolic dim everywhere\n"
-     "  --json                  one JSON object per value (docs/cli.md)\n"
+     "  --ops shape             only the outputs of Shape, Reshape and Size nodes,\n"
+     "                          a table per graph (--ops all, the default: every\n"
+     "                          value)\n"
+     "  --why NAME              the chain from value NAME back to where knowledge of\n"
+     "                          it stops: a node not evaluated, a graph input's\n"
+     "                          symbol or undeclared dim (and the binding to give),\n"
+     "                          the budget\n"
+     "  --json                  one JSON object per value (--why: one for the chain;\n"
+     "                          docs/cli.md)\n"
      "  -h, --help              this page\n"
      "\n"
      "exit status: 0 analysed; 1 invalid model or a node that cannot succeed\n"
-     "whatever the data; 2 usage or file error.\n"
+     "whatever the data; 2 usage or file error (the worst of several models).\n"
      "\n"
      "example:\n"
-     "  onnxshape infer examples/demo.onnx --input x=2,3,4\n"},
+     "  onnxshape infer examples/demo.onnx --input x=2,3,4\n"
+     "  onnxshape infer examples/demo.onnx --why count\n"},
     {"check",
-     "usage: onnxshape check [--profile sonnx] [--json] [--select R] [--ignore R] [--strict] MODEL\n"
+     "usage: onnxshape check [--profile sonnx] [--json] [--select R] [--ignore R] [--strict] MODEL...\n"
      "\n"
      "Report, without input data, what keeps the model from working as written\n"
      "(errors) and what may make it behave differently elsewhere (warnings). With\n"
      "--profile sonnx, also every place the model breaks the ONNX safety-related\n"
      "profile (SONNX): an attribute left to its default or a sparse tensor. One\n"
-     "line per finding, MODEL: MESSAGE [RULE, SEVERITY], then a summary line.\n"
+     "line per finding, MODEL: MESSAGE [RULE, SEVERITY], then a summary line;\n"
+     "several MODELs in turn, the exit status the worst of them.\n"
      "\n"
      "options:\n"
      "  --profile sonnx  add the SONNX profile's rules\n"
@@ -166,9 +181,9 @@ void cli_set_command(const char *command) { usage_command = command; }
 void cli_put_usage(FILE *f) {
   for (size_t i = 0; usage_command != NULL && i < sizeof pages / sizeof pages[0]; i++) {
     if (strcmp(pages[i].name, usage_command) != 0) continue;
-    /* A page starts with its synopsis line. */
-    char line[256];
-    const char *end = strchr(pages[i].text, '\n');
+    /* A page starts with its synopsis (one or more lines), then a blank line. */
+    char line[512];
+    const char *end = strstr(pages[i].text, "\n\n");
     (void)snprintf(line, sizeof line, "%.*s\n(onnxshape %s --help: its options and an example)\n",
                    (int)(end - pages[i].text), pages[i].text, usage_command);
     cli_put_checked(f, line);

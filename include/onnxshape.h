@@ -368,7 +368,35 @@ typedef struct onnxshape_value_info {
   size_t n_values;           /**< elements of values, 0 when no element is known */
   const onnxshape_elem *values; /**< the value's elements in row-major order, for integer
                                      and bool tensors of at most 1024 elements */
+  /* Appended after 0.2.0 (read them only when size covers them): provenance. */
+  int origin;                /**< an ::onnxshape_origin */
+  int declaration_used;      /**< 1 when a declaration (value_info, a graph output) filled in
+                                  what the evaluation of its node left unknown
+                                  (ONNXSHAPE_ORIGIN_EVALUATED only) */
+  size_t n_inputs;           /**< the producing node's inputs; 0 for a graph input or
+                                  initializer */
+  const size_t *inputs;      /**< n_inputs indices of values (onnxshape_inference_get()), in
+                                  the node's input order; SIZE_MAX for an optional input left
+                                  empty */
 } onnxshape_value_info;
+
+/** Where what onnxshape_value_info knows of a value comes from. */
+typedef enum onnxshape_origin {
+  ONNXSHAPE_ORIGIN_NOT_ANALYSED = 0, /**< in a graph never analysed (the If branch a known
+                                          condition does not take): nothing is known */
+  ONNXSHAPE_ORIGIN_INPUT = 1,       /**< a graph input: its declaration, with the bindings of
+                                         ::onnxshape_infer_options (a subgraph's input: its
+                                         declaration) */
+  ONNXSHAPE_ORIGIN_INITIALIZER = 2, /**< an initializer (or sparse initializer) */
+  ONNXSHAPE_ORIGIN_EVALUATED = 3,   /**< its node was evaluated (also a call of a model-local
+                                         function, through its body) */
+  ONNXSHAPE_ORIGIN_DECLARED = 4,    /**< its node is not evaluated: taken from its declaration */
+  ONNXSHAPE_ORIGIN_UNDECLARED = 5,  /**< its node is not evaluated and nothing declares it */
+  ONNXSHAPE_ORIGIN_BUDGET = 6,      /**< left unknown (or incomplete) where the analysis's work
+                                         or memory budget ran out */
+  ONNXSHAPE_ORIGIN_FAILED = 7       /**< its node is certain to fail: unknown (see
+                                         onnxshape_inference_failure()) */
+} onnxshape_origin;
 
 /** A graph input's dims fixed for analysis (`--input NAME=D0,D1,...`). */
 typedef struct onnxshape_input_dims {
@@ -505,6 +533,16 @@ ONNXSHAPE_API const onnxshape_value_info *onnxshape_inference_get(const onnxshap
  */
 ONNXSHAPE_API const char *onnxshape_inference_failure(const onnxshape_inference *inf, size_t i,
                                                      onnxshape_status *status);
+/**
+ * The first value (in the order of onnxshape_inference_get()) named @p name.
+ * @param[out] index its index
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_NOT_FOUND when no value has that name
+ *         (the message names the nearest value name when one is close, as
+ *         for an input binding); ONNXSHAPE_ERR_INVALID_ARGUMENT for NULL.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_inference_find(const onnxshape_inference *inf,
+                                                       const char *name, size_t *index,
+                                                       onnxshape_diag *diag);
 /** Free @p inf. NULL is allowed. */
 ONNXSHAPE_API void onnxshape_inference_free(onnxshape_inference *inf);
 /** @} */

@@ -11,7 +11,7 @@ _onnxshape() {
     return
   fi
   cmd=${COMP_WORDS[1]}
-  # NAME=FILE, --format=FMT, --profile=NAME and --select=RULE: bash splits words at '='
+  # NAME=FILE, --format=FMT, --ops=WHICH, --profile=NAME and --select=RULE: bash splits words at '='
   # (COMP_WORDBREAKS), so the word being completed is the part after it and
   # the word before it is '='. Completions then replace only that part.
   if [ "$prev" = "=" ] || [[ $cur == "=" ]]; then
@@ -19,6 +19,7 @@ _onnxshape() {
     [[ $cur == "=" ]] && { key=$prev; before=${COMP_WORDS[COMP_CWORD-2]:-}; cur=; }
     case $key in
       --format) prev=--format ;;
+      --ops) prev=--ops ;;
       --profile) prev=--profile ;;
       --select|--ignore) prev=--select ;;
       *) [ "$before" = "-i" ] && prev=-i-file ;;
@@ -27,6 +28,9 @@ _onnxshape() {
   case $prev in
     --format) mapfile -t COMPREPLY < <(compgen -W "pb npy" -- "$cur"); return ;;
     --profile) mapfile -t COMPREPLY < <(compgen -W "sonnx" -- "$cur"); return ;;
+    --ops) mapfile -t COMPREPLY < <(compgen -W "shape all" -- "$cur"); return ;;
+    # a value's name: nothing to offer without reading the model
+    --why) COMPREPLY=(); return ;;
     # check's rule ids and families (onnxshape check --help)
     --select|--ignore)
       mapfile -t COMPREPLY < <(compgen -W "domain conflict validity validity/order validity/unknown-op validity/opset validity/deprecated portability portability/D1 portability/D6 portability/D7 portability/D11 incomplete sonnx sonnx/default sonnx/sparse" -- "$cur")
@@ -41,7 +45,7 @@ _onnxshape() {
     case $cmd in
       run) opts="-i -o --format --json --help" ;;
       test) opts="--json --strict --help" ;;
-      infer) opts="--input --dim --json --help" ;;
+      infer) opts="--input --dim --ops --why --json --help" ;;
       check) opts="--profile --json --select --ignore --strict --help" ;;
       *) opts="--help" ;;
     esac

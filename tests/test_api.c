@@ -198,7 +198,114 @@ static void test_long_target(void) {
   onnxshape_model_free(model);
 }
 
-/* covers: API-STRUCT-SIZE */
+/* covers: ANALYSIS-WHY */
+/* The provenance of each value (onnxshape_value_info's origin, inputs and
+ * declaration_used) and onnxshape_inference_find(), on models written here:
+ * x -> Constant s -> Reshape y; the same with a target certain to fail;
+ * and nodes of another domain, one declared and one not. */
+static void test_provenance(void) {
+  buf m = {{0}, 0};
+  const int64_t target[] = {3, -1};
+  reshape_model(&m, target, 2);
+  onnxshape_model *model = NULL;
+  CHECK_STATUS(onnxshape_model_parse(m.b, m.n, NULL, &model, NULL), ONNXSHAPE_OK);
+  onnxshape_inference *inf = NULL;
+  CHECK_STATUS(onnxshape_model_infer(model, &inf, NULL), ONNXSHAPE_OK);
+  CHECK_I64(onnxshape_inference_count(inf), 3);
+  const onnxshape_value_info *x = onnxshape_inference_get(inf, 0);
+  const onnxshape_value_info *t = onnxshape_inference_get(inf, 1);
+  const onnxshape_value_info *y = onnxshape_inference_get(inf, 2);
+  CHECK(x != NULL && t != NULL && y != NULL);
+  CHECK(y->size >= offsetof(onnxshape_value_info, inputs) + sizeof y->inputs);
+  CHECK_I64(x->origin, ONNXSHAPE_ORIGIN_INPUT);
+  CHECK(x->n_inputs == 0 && x->inputs == NULL && !x->declaration_used);
+  CHECK_I64(t->origin, ONNXSHAPE_ORIGIN_EVALUATED);
+  CHECK(t->n_inputs == 0);
+  CHECK_I64(y->origin, ONNXSHAPE_ORIGIN_EVALUATED);
+  CHECK(y->n_inputs == 2 && y->inputs != NULL && y->inputs[0] == 0 && y->inputs[1] == 1);
+  CHECK(!y->declaration_used);
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  size_t at = 99;
+  CHECK_STATUS(onnxshape_inference_find(inf, "y", &at, &d), ONNXSHAPE_OK);
+  CHECK_I64(at, 2);
+  CHECK_STATUS(onnxshape_inference_find(inf, "yy", &at, &d), ONNXSHAPE_ERR_NOT_FOUND);
+  CHECK_STR(d.message, "the model has no value named 'yy'; did you mean 'y'?");
+  CHECK_STATUS(onnxshape_inference_find(inf, "zzzzzz", &at, &d), ONNXSHAPE_ERR_NOT_FOUND);
+  CHECK_STR(d.message, "the model has no value named 'zzzzzz'");
+  CHECK_STATUS(onnxshape_inference_find(NULL, "y", &at, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(onnxshape_inference_find(inf, NULL, &at, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(onnxshape_inference_find(inf, "y", NULL, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_I64(at, 2);
+  onnxshape_inference_free(inf);
+  onnxshape_model_free(model);
+
+  /* A target with two -1, analysed with keep_going: y is FAILED. */
+  buf f = {{0}, 0};
+  const int64_t twice[] = {-1, -1};
+  reshape_model(&f, twice, 2);
+  CHECK_STATUS(onnxshape_model_parse(f.b, f.n, NULL, &model, NULL), ONNXSHAPE_OK);
+  onnxshape_infer_options opts = ONNXSHAPE_INFER_OPTIONS_INIT;
+  opts.keep_going = 1;
+  inf = NULL;
+  CHECK_STATUS(onnxshape_model_infer_with(model, &opts, &inf, NULL), ONNXSHAPE_OK);
+  y = onnxshape_inference_get(inf, 2);
+  CHECK(y != NULL && y->origin == ONNXSHAPE_ORIGIN_FAILED && !y->rank_known);
+  CHECK(y->n_inputs == 2 && y->inputs[0] == 0 && y->inputs[1] == 1);
+  onnxshape_inference_free(inf);
+  onnxshape_model_free(model);
+
+  /* x -> d:Foo -> u (declared nowhere), x -> d:Foo -> w (value_info
+   * [N,2]), and an empty optional input of u's node. */
+  buf g = {{0}, 0}, n1 = {{0}, 0}, n2 = {{0}, 0}, op = {{0}, 0}, vi = {{0}, 0};
+  buf tp = {{0}, 0}, tt = {{0}, 0}, shape = {{0}, 0}, d0 = {{0}, 0}, d1 = {{0}, 0};
+  put_str(&n1, 1, "x");
+  put_str(&n1, 1, "");
+  put_str(&n1, 2, "u");
+  put_str(&n1, 4, "Foo");
+  put_str(&n1, 7, "d");
+  put_str(&n2, 1, "x");
+  put_str(&n2, 2, "w");
+  put_str(&n2, 4, "Foo");
+  put_str(&n2, 7, "d");
+  put_str(&d0, 2, "N");
+  put_int(&d1, 1, 2);
+  put_msg(&shape, 1, &d0);
+  put_msg(&shape, 1, &d1);
+  put_int(&tt, 1, 1);
+  put_msg(&tt, 2, &shape);
+  put_msg(&tp, 1, &tt);
+  put_str(&vi, 1, "w");
+  put_msg(&vi, 2, &tp);
+  put_msg(&g, 1, &n1);
+  put_msg(&g, 1, &n2);
+  value_info(&g, 11, "x", 1);
+  value_info(&g, 12, "w", 1);
+  put_msg(&g, 13, &vi);
+  buf mm = {{0}, 0};
+  put_int(&mm, 1, 8);
+  put_str(&op, 1, "");
+  put_int(&op, 2, 14);
+  put_msg(&mm, 8, &op);
+  put_msg(&mm, 7, &g);
+  CHECK_STATUS(onnxshape_model_parse(mm.b, mm.n, NULL, &model, NULL), ONNXSHAPE_OK);
+  inf = NULL;
+  CHECK_STATUS(onnxshape_model_infer(model, &inf, NULL), ONNXSHAPE_OK);
+  CHECK_I64(onnxshape_inference_count(inf), 3);
+  const onnxshape_value_info *u = onnxshape_inference_get(inf, 1);
+  const onnxshape_value_info *w = onnxshape_inference_get(inf, 2);
+  CHECK(u != NULL && w != NULL);
+  CHECK_STR(u->name, "u");
+  CHECK_I64(u->origin, ONNXSHAPE_ORIGIN_UNDECLARED);
+  CHECK(u->n_inputs == 2 && u->inputs[0] == 0 && u->inputs[1] == SIZE_MAX);
+  CHECK_STR(w->name, "w");
+  CHECK_I64(w->origin, ONNXSHAPE_ORIGIN_DECLARED);
+  CHECK(w->rank_known && w->rank == 2 && w->dims[1] == 2 && w->n_inputs == 1);
+  onnxshape_inference_free(inf);
+  onnxshape_model_free(model);
+}
+
+/* covers: API-STRUCT-SIZE *//* covers: API-STRUCT-SIZE */
 /* Options carry their size: a caller compiled with a smaller (older)
  * struct is read as far as its size, a larger (newer) one only when the
  * fields this library lacks are unset; returned structs say their size. */
@@ -994,7 +1101,7 @@ static void test_no_signal_handlers(void) {
 RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_check_rules),
           TEST_ENTRY(test_null_arguments), TEST_ENTRY(test_many_inputs),
           TEST_ENTRY(test_many_names), TEST_ENTRY(test_model_in_memory),
-          TEST_ENTRY(test_long_target), TEST_ENTRY(test_struct_sizes),
+          TEST_ENTRY(test_long_target), TEST_ENTRY(test_struct_sizes), TEST_ENTRY(test_provenance),
           TEST_ENTRY(test_little_endian_storage), TEST_ENTRY(test_write_and_read_back),
           TEST_ENTRY(test_external_needs_directory), TEST_ENTRY(test_large_inline_file),
           TEST_ENTRY(test_read_file_agrees_with_parse), TEST_ENTRY(test_no_signal_handlers))

@@ -32,6 +32,8 @@ struct onnxshape_inference {
   size_t n;
   onnxshape_value_info *infos; /* in arena */
   slot_info *slots;            /* by slot id, in arena (while the analysis runs) */
+  unsigned char *origin;       /* by slot id: its onnxshape_origin (in arena) */
+  unsigned char *decl_used;    /* by slot id: 1 when a declaration completed its evaluation */
   onnxshape__arena *arena;     /* everything, within the model's memory limit (LIMIT-MEMORY) */
   onnxshape_infer_summary summary;
   onnxshape_op_count counts[ONNXSHAPE__OP_COUNT_MAX];
@@ -60,6 +62,32 @@ const char *onnxshape_inference_failure(const onnxshape_inference *inf, size_t i
   if (inf == NULL || i >= inf->n_failures) return NULL;
   if (status != NULL) *status = inf->failures[i].status;
   return inf->failures[i].message;
+}
+
+static const char *value_name(const void *ctx, size_t k) {
+  return ((const onnxshape_inference *)ctx)->infos[k].name;
+}
+
+onnxshape_status onnxshape_inference_find(const onnxshape_inference *inf, const char *name,
+                                          size_t *index, onnxshape_diag *diag) {
+  if (inf == NULL || name == NULL || index == NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "inference_find: NULL argument",
+                            ONNXSHAPE__NO_ARGS);
+  }
+  for (size_t i = 0; i < inf->n; i++) {
+    if (strcmp(inf->infos[i].name, name) == 0) {
+      *index = i;
+      return ONNXSHAPE_OK;
+    }
+  }
+  const char *near = onnxshape__nearest(name, inf->n, value_name, inf);
+  if (near != NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND,
+                            "the model has no value named '{}'; did you mean '{}'?",
+                            ONNXSHAPE__ARGS(ARG_NAME(name), ARG_NAME(near)));
+  }
+  return onnxshape__error(diag, ONNXSHAPE_ERR_NOT_FOUND, "the model has no value named '{}'",
+                          ONNXSHAPE__ARGS(ARG_NAME(name)));
 }
 
 /* ---- one analysis ------------------------------------------------------ */
@@ -169,7 +197,10 @@ static onnxshape_status graph_sources(analysis *a, const model_graph *g) {
     } else if (vs->kind == SLOT_SPARSE) {
       ok = from_decl(a, s, vs->decl);
     }
+    a->inf->origin[vs->id] =
+        vs->kind == SLOT_INPUT ? ONNXSHAPE_ORIGIN_INPUT : ONNXSHAPE_ORIGIN_INITIALIZER;
     if (!ok) {
+      a->inf->origin[vs->id] = ONNXSHAPE_ORIGIN_BUDGET;
       onnxshape_status st = value_stopped(a, s);
       if (st != ONNXSHAPE_OK) return st;
     }
@@ -274,16 +305,24 @@ static onnxshape_status analyse_call(analysis *a, const graph_node *n, int certa
 
 /* What a declaration adds to a computed value (ANALYSIS-DECLARED): the
  * type when the computation left it unknown, the dims when the rank is
- * unknown, and each dim that is neither a number nor a symbol. A
- * contradiction was reported before (check_declared); the computed value
- * wins. */
-static int join_declared(analysis *a, slot_info *s, const value_decl *d) {
-  if (s->type == 0 && d->has_type) s->type = d->elem_type;
+ * unknown, and each dim that is neither a number nor a symbol (*filled
+ * set when it adds anything). A contradiction was reported before
+ * (check_declared); the computed value wins. */
+static int join_declared(analysis *a, slot_info *s, const value_decl *d, int *filled) {
+  if (s->type == 0 && d->has_type) {
+    s->type = d->elem_type;
+    *filled = 1;
+  }
   if (!d->has_shape) return 1;
-  if (!s->rank_known) return from_decl(a, s, d);
+  if (!s->rank_known) {
+    *filled = 1;
+    return from_decl(a, s, d);
+  }
   if (s->rank != d->rank || !an_charge(&a->ctx, d->rank)) return s->rank != d->rank;
   for (size_t i = 0; i < d->rank; i++) {
-    if (!an_is_set(s->dims[i])) s->dims[i] = decl_elem(a, &d->dims[i]);
+    if (an_is_set(s->dims[i])) continue;
+    s->dims[i] = decl_elem(a, &d->dims[i]);
+    *filled |= an_is_set(s->dims[i]);
   }
   return !a->ctx.out_of_work;
 }
@@ -356,12 +395,25 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
     if (id == NO_SLOT) continue;
     slot_info *s = &a->ctx.slots[id];
     const value_decl *d = a->m->slot[id]->decl;
+    int filled = 0;
+    a->inf->origin[id] = failed     ? ONNXSHAPE_ORIGIN_FAILED
+                         : computes ? ONNXSHAPE_ORIGIN_EVALUATED
+                         : d != NULL ? ONNXSHAPE_ORIGIN_DECLARED
+                                     : ONNXSHAPE_ORIGIN_UNDECLARED;
     if (d == NULL) continue;
     if (computes) check_declared(a, g, n, id);
-    if (!(computes ? join_declared(a, s, d) : from_decl(a, s, d))) {
+    if (!(computes ? join_declared(a, s, d, &filled) : from_decl(a, s, d))) {
       st = node_stopped(a, n);
       if (st != ONNXSHAPE_OK) return st;
     }
+    a->inf->decl_used[id] = (unsigned char)(computes && !failed && filled);
+  }
+  /* The budget ran out on this node (its evaluation, its call or its
+   * declarations; each node is counted once, when it stops). */
+  for (size_t i = 0; a->ctx.last_stopped == n && i < n->n_outputs; i++) {
+    if (n->outputs[i] == NO_SLOT) continue;
+    a->inf->origin[n->outputs[i]] = ONNXSHAPE_ORIGIN_BUDGET;
+    a->inf->decl_used[n->outputs[i]] = 0; /* said of evaluated values only */
   }
   if (a->report != NULL && !failed) an_portability(&a->ctx, n, g->path, a->report, a->report_ctx);
   return ONNXSHAPE_OK;
@@ -442,10 +494,39 @@ static const char *text_of(an_ctx *c, an_elem e) {
   return t;
 }
 
+/* The values of node n's inputs (their indices among the results), one
+ * array shared by its outputs. 1, or 0 when out of memory. */
+static int publish_inputs(onnxshape_inference *inf, const graph_node *n, const size_t *index_of) {
+  size_t *ins = NULL;
+  if (n->n_inputs > 0) {
+    ins = onnxshape__arena_alloc(inf->arena, n->n_inputs * sizeof *ins);
+    if (ins == NULL) return 0;
+    for (size_t k = 0; k < n->n_inputs; k++) {
+      ins[k] = n->inputs[k] != NO_SLOT ? index_of[n->inputs[k]] : SIZE_MAX;
+    }
+  }
+  for (size_t k = 0; k < n->n_outputs; k++) {
+    if (n->outputs[k] == NO_SLOT || index_of[n->outputs[k]] == SIZE_MAX) continue;
+    onnxshape_value_info *v = &inf->infos[index_of[n->outputs[k]]];
+    v->n_inputs = n->n_inputs;
+    v->inputs = ins;
+  }
+  return 1;
+}
+
 static int publish(onnxshape_inference *inf, const onnxshape_model *m, an_ctx *c) {
   inf->n = m->n_slots;
-  /* In the order of the graphs, each graph's values in their order. */
+  /* Where each slot's value is among the results, for the nodes' inputs
+   * (a subgraph's node may take a value of a graph around it). */
+  size_t *index_of = onnxshape__arena_alloc(inf->arena, (m->n_slots + 1) * sizeof *index_of);
+  if (index_of == NULL) return 0;
+  for (size_t i = 0; i < m->n_slots; i++) index_of[i] = SIZE_MAX;
   size_t at = 0;
+  for (size_t k = 0; k < m->n_graphs; k++) {
+    for (size_t i = 0; i < m->graphs[k]->n_slots; i++) index_of[m->graphs[k]->slots[i].id] = at++;
+  }
+  /* In the order of the graphs, each graph's values in their order. */
+  at = 0;
   for (size_t k = 0; k < m->n_graphs; k++) {
     const model_graph *g = m->graphs[k];
     for (size_t i = 0; i < g->n_slots; i++) {
@@ -459,6 +540,8 @@ static int publish(onnxshape_inference *inf, const onnxshape_model *m, an_ctx *c
       v->rank_known = s->rank_known;
       v->rank = s->rank;
       v->value = s->value;
+      v->origin = inf->origin[vs->id];
+      v->declaration_used = inf->decl_used[vs->id];
       if (vs->producer != NULL) {
         v->node = vs->producer->name;
         v->op = vs->producer->op_type;
@@ -488,6 +571,11 @@ static int publish(onnxshape_inference *inf, const onnxshape_model *m, an_ctx *c
     }
   }
   inf->n = at;
+  for (size_t k = 0; k < m->n_graphs; k++) {
+    for (size_t i = 0; i < m->graphs[k]->n_nodes; i++) {
+      if (!publish_inputs(inf, &m->graphs[k]->nodes[i], index_of)) return 0;
+    }
+  }
   summarise(inf, m, c);
   return 1;
 }
@@ -536,7 +624,14 @@ static onnxshape_status infer_model(const onnxshape_model *m, const onnxshape_in
   } else {
     inf->slots = onnxshape__arena_alloc(inf->arena, n * sizeof *inf->slots);
     inf->infos = onnxshape__arena_alloc(inf->arena, n * sizeof *inf->infos);
-    if (inf->slots == NULL || inf->infos == NULL) st = out_of_memory(&a);
+    inf->origin = onnxshape__arena_alloc(inf->arena, n);
+    inf->decl_used = onnxshape__arena_alloc(inf->arena, n);
+    if (inf->slots == NULL || inf->infos == NULL || inf->origin == NULL || inf->decl_used == NULL) {
+      st = out_of_memory(&a);
+    } else {
+      memset(inf->origin, 0, n);
+      memset(inf->decl_used, 0, n);
+    }
   }
   a.ctx.slots = inf->slots;
   size_t room = onnxshape__arena_room(inf->arena);

@@ -111,13 +111,36 @@ static size_t distance(const char *a, const char *b) {
   return row[lb];
 }
 
+/* Names compared for a suggestion at most (each comparison is bounded). */
+#define SUGGEST_MAX 4096u
+
+const char *onnxshape__nearest(const char *name, size_t n, onnxshape__name_fn name_at,
+                               const void *ctx) {
+  const char *near = NULL;
+  size_t best = SIZE_MAX, len = len_at_most(name, 64);
+  for (size_t i = 0; i < n && i < SUGGEST_MAX; i++) {
+    const char *s = name_at(ctx, i);
+    if (s == NULL) continue;
+    size_t d = distance(name, s);
+    if (d < best) {
+      best = d;
+      near = s;
+    }
+  }
+  /* close enough to be a slip: a third of the name, at least 1 edit */
+  if (near != NULL && best > (len / 3 > 1 ? len / 3 : 1)) near = NULL;
+  return near;
+}
+
+static const char *input_name(const void *ctx, size_t k) {
+  return ((const model_graph *)ctx)->inputs[k].name;
+}
+
 static size_t input_item(const void *ctx, size_t k, char *out, size_t cap) {
   const model_graph *g = ctx;
   return onnxshape__format(out, cap, "'{}'", ONNXSHAPE__ARGS(ARG_NAME(g->inputs[k].name)));
 }
 
-/* Inputs compared for a suggestion at most (each comparison is bounded). */
-#define SUGGEST_MAX 4096u
 
 /* The message of a binding that names no input of g, with `list` (the
  * inputs, fitted) in parentheses when with_list. */
@@ -151,17 +174,7 @@ onnxshape_status onnxshape__no_such_input(const model_graph *g, const char *name
                             ONNXSHAPE__ARGS(ARG_NAME(name)));
   }
   if (diag == NULL) return ONNXSHAPE_ERR_NOT_FOUND;
-  const char *near = NULL;
-  size_t best = SIZE_MAX, len = len_at_most(name, 64);
-  for (size_t i = 0; i < g->n_inputs && i < SUGGEST_MAX; i++) {
-    size_t d = distance(name, g->inputs[i].name);
-    if (d < best) {
-      best = d;
-      near = g->inputs[i].name;
-    }
-  }
-  /* close enough to be a slip: a third of the name, at least 1 edit */
-  if (near != NULL && best > (len / 3 > 1 ? len / 3 : 1)) near = NULL;
+  const char *near = onnxshape__nearest(name, g->n_inputs, input_name, g);
   /* The list gets the room the rest of the message leaves (the names, the
    * node diag names), so the message is never cut: the names that fit,
    * then how many more. */

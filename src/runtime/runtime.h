@@ -74,6 +74,16 @@ typedef size_t (*onnxshape__item_fn)(const void *ctx, size_t k, char *out, size_
 void onnxshape__fit_list(char *buf, size_t cap, size_t n, onnxshape__item_fn item, const void *ctx,
                          size_t uncounted, const char *what);
 
+/* Name k of a list (NULL: none), for onnxshape__nearest. */
+typedef const char *(*onnxshape__name_fn)(const void *ctx, size_t k);
+/* The name among the first 4096 of the n that name_at gives nearest to
+ * `name` (edit distance over their first 64 bytes) when it is close
+ * enough to be a slip (a third of the name, at least one edit), else
+ * NULL: the "did you mean" of every message that names what is not
+ * there. */
+const char *onnxshape__nearest(const char *name, size_t n, onnxshape__name_fn name_at,
+                               const void *ctx);
+
 /* ERR_NOT_FOUND: "the model has no graph input named 'X'", with the
  * nearest input name when one is close ("did you mean 'Y'?") and the graph's
  * input names (as many as fit). */

@@ -3,7 +3,9 @@
 """Parses JSON-lines output (stdin) and checks it against the schema of one
 command (docs/cli.md, "JSON output"); prints one line per object and a last
 line naming the schema, or the first problem (exit 1).
-Usage: json_check.py infer|check|test|run"""
+Usage: json_check.py infer|check|test|run|why [--several]
+--several: the output of several models, each object with its "model" (in
+the summary for a summary), a summary ending each model's lines."""
 import json
 import sys
 
@@ -14,7 +16,15 @@ CHECK = {"model": str, "rule": str, "severity": str, "graph": str, "node": str, 
          "op": str, "version": int, "node_index": int, "message": str}
 NODE_KEYS = {"check": {"node", "domain", "op", "version", "node_index"},
              "infer": {"node", "domain", "op", "version"}}
+# infer --why: one object per line, {"why", "steps"}; each step an infer
+# object with these fields more.
+WHY_STEP = dict(INFER, depth=int, parent=(int, type(None)), origin=str, declaration_used=bool,
+                known=bool, symbols=list)
+WHY_STEP_REQUIRED = INFER_REQUIRED | {"depth", "parent", "origin", "declaration_used", "known"}
+ORIGINS = {"input", "initializer", "evaluated", "declared", "undeclared", "budget", "failed",
+           "not_analysed"}
 SCHEMAS = {
+    "why": ({"why": str, "steps": list}, {"why", "steps"}, None),
     "infer": (INFER, INFER_REQUIRED,
               {"nodes": dict, "resolved": int, "partial": int, "unknown": int,
                "not_evaluated": dict, "failures": int, "out_of_work": int}),
@@ -66,8 +76,41 @@ def check_mismatch(m, where):
             fail(f"{where}: bad index {e['index']!r}")
 
 
+def check_why(obj, n):
+    """The steps of a chain: the first is the value asked about (depth 0, no
+    parent); every other step is an input of an earlier step, one deeper;
+    each value (graph and name) once."""
+    steps = obj["steps"]
+    if not steps or steps[0]["name"] != obj["why"]:
+        fail(f"line {n}: the first step is not the value asked about")
+    seen = set()
+    for k, step in enumerate(steps):
+        where = f"line {n} step {k}"
+        if not isinstance(step, dict):
+            fail(f"{where} is not an object")
+        check_fields(step, WHY_STEP, WHY_STEP_REQUIRED, where)
+        if step["origin"] not in ORIGINS:
+            fail(f"{where}: bad origin {step['origin']!r}")
+        if step["declaration_used"] and step["origin"] != "evaluated":
+            fail(f"{where}: a declaration completes an evaluated value only")
+        if ("symbols" in step) != (step["origin"] == "input" and step["graph"] == ""):
+            fail(f"{where}: symbols go with a main-graph input, and only there")
+        parent = step["parent"]
+        if (parent is None) != (k == 0):
+            fail(f"{where}: only the first step has no parent")
+        if parent is not None and not (0 <= parent < k and steps[parent]["depth"] + 1 == step["depth"]):
+            fail(f"{where}: parent {parent} is not an earlier step one level up")
+        if k == 0 and step["depth"] != 0:
+            fail(f"{where}: the first step is at depth 0")
+        key = (step["graph"], step["name"])
+        if key in seen:
+            fail(f"{where}: {key!r} appears twice")
+        seen.add(key)
+
+
 def main():
     kind = sys.argv[1]
+    several = sys.argv[2:] == ["--several"]
     fields, required, summary = SCHEMAS[kind]
     lines = sys.stdin.read().split("\n")
     if lines[-1] != "":
@@ -81,12 +124,20 @@ def main():
             fail(f"line {n} is not JSON: {e}")
         if not isinstance(obj, dict):
             fail(f"line {n} is not an object")
-        if seen_summary:
+        if seen_summary and not several:
             fail(f"line {n} follows the summary")
+        seen_summary = False
+        if several:
+            where = obj["summary"] if isinstance(obj.get("summary"), dict) else obj
+            if not isinstance(where.get("model"), str):
+                fail(f"line {n}: no model")
+            if kind != "check" and "summary" not in obj:
+                obj = {k: v for k, v in obj.items() if k != "model"}
         if "summary" in obj:
             if summary is None or len(obj) != 1:
                 fail(f"line {n}: unexpected summary")
-            check_fields(obj["summary"], summary, set(summary), f"line {n} summary")
+            sfields = dict(summary, model=str) if several else summary
+            check_fields(obj["summary"], sfields, set(sfields), f"line {n} summary")
             seen_summary = True
             print(f"summary {json.dumps(obj['summary'], sort_keys=True)}")
             continue
@@ -99,6 +150,8 @@ def main():
             for d in obj["dims"]:
                 if not (d is None or isinstance(d, str) or (isinstance(d, int) and d >= 0)):
                     fail(f"line {n}: bad dim {d!r}")
+        if kind == "why":
+            check_why(obj, n)
         if kind == "test" and obj["result"] not in ("pass", "fail", "skip"):
             fail(f"line {n}: result {obj['result']!r}")
         if kind == "test" and (obj["result"] != "pass") != ("reason" in obj):

@@ -426,6 +426,44 @@ write("analysis.onnx", model(analysis_nodes,
                               value_info("ya", "float"), value_info("yb", "int64")],
                              initializers=analysis_inits, opset=16, graph_extra=analysis_vi))
 
+# ---- infer --why: chains that stop at each kind of place (docs/cli.md)
+# x [N,3,4] (a symbol), y [?,5] (a dim not declared), z [2,6] (known).
+# CumSum (not evaluated) declared [2,K] -> Shape -> Reshape(x): stops at the
+# declaration and at x. An operator of another domain, not declared -> Size.
+# NonZero (evaluated; its count a symbol of its own) -> Shape: every input
+# known. y -> Reshape to [-1]: stops at y. A Reshape to a declared target of
+# unknown values ([?,?,?]) whose own declaration fills in [N,4,3].
+y_any = value_info_of("y", f_bytes(1, f_int(1, 1) + f_bytes(2, f_bytes(1, b"") + f_bytes(1, f_int(1, 5)))))
+write("why.onnx", model(
+    [node("CumSum", ["z", "axis0"], ["cs"], name="cumsum"),
+     node("Shape", ["cs"], ["cs_shape"], name="cs_shape"),
+     node("Reshape", ["x", "cs_shape"], ["r1"], name="reshape_cs"),
+     node("Mystery", ["y"], ["m"], domain="com.example", name="mystery"),
+     node("Size", ["m"], ["size_m"], name="size_m"),
+     node("NonZero", ["z"], ["nz"], name="nonzero"),
+     node("Shape", ["nz"], ["nz_shape"], name="nz_shape"),
+     node("Reshape", ["y", "flat"], ["flat_y"], name="flat_y"),
+     node("CumSum", ["three", "axis0"], ["t2"], name="cumsum_target"),
+     node("Reshape", ["x", "t2"], ["r2"], name="reshape_declared")],
+    [value_info("x", "float", ["N", 3, 4]), y_any, value_info("z", "float", [2, 6])],
+    [value_info("r1", "float"), value_info("size_m", "int64"), value_info("nz_shape", "int64"),
+     value_info("flat_y", "float"), value_info("r2", "float")],
+    initializers=[i64("axis0", [0], []), i64("flat", [-1]), i64("three", [1, 1, 1])], opset=14,
+    extra_opsets=[("com.example", 1)],
+    graph_extra=(f_bytes(13, value_info("cs", "float", [2, "K"])) +
+                 f_bytes(13, value_info("t2", "int64", [3])) +
+                 f_bytes(13, value_info("r2", "float", ["N", 4, 3])))))
+
+# A chain of 20 Identity nodes from x [N] (past the 16 levels --why indents),
+# and a Split whose two outputs a Concat takes (the second output's node
+# was explained with the first).
+deep = [node("Identity", ["x" if k == 0 else "d%d" % (k - 1)], ["d%d" % k], name="id%d" % k)
+        for k in range(20)]
+deep += [node("Split", ["x"], ["half_a", "half_b"], [attr("axis", A_INT, 0)], name="split"),
+         node("Concat", ["half_a", "half_b"], ["joined"], [attr("axis", A_INT, 0)], name="join")]
+write("why_deep.onnx", model(deep, [value_info("x", "float", ["N"])],
+                             [value_info("d19", "float"), value_info("joined", "float")], opset=14))
+
 # ---- the other integer operators of analysis, on constants and symbols
 def f32(name, values, dims=None):
     return tensor(name, "float", [len(values)] if dims is None else dims,

@@ -17,6 +17,9 @@ complete_line onnxshape check --profile = ""
 complete_line onnxshape check --select port
 complete_line onnxshape check --ignore = sonnx
 complete_line onnxshape help c
+complete_line onnxshape infer demo.onnx --ops ""
+complete_line onnxshape infer demo.onnx --ops = s
+complete_line onnxshape infer demo.onnx --why ""
 complete_line onnxshape infer dem
 complete_line onnxshape run demo.onnx -i demo_in
 complete_line onnxshape run demo.onnx -i x = demo_in
