@@ -428,14 +428,15 @@ write("analysis.onnx", model(analysis_nodes,
 
 # ---- infer --why: chains that stop at each kind of place (docs/cli.md)
 # x [N,3,4] (a symbol), y [?,5] (a dim not declared), z [2,6] (known).
-# CumSum (not evaluated) declared [2,K] -> Shape -> Reshape(x): stops at the
-# declaration and at x. An operator of another domain, not declared -> Size.
+# An operator of another domain (not evaluated) declared [2,K] -> Shape ->
+# Reshape(x): stops at the declaration and at x. Another, not declared ->
+# Size.
 # NonZero (evaluated; its count a symbol of its own) -> Shape: every input
 # known. y -> Reshape to [-1]: stops at y. A Reshape to a declared target of
 # unknown values ([?,?,?]) whose own declaration fills in [N,4,3].
 y_any = value_info_of("y", f_bytes(1, f_int(1, 1) + f_bytes(2, f_bytes(1, b"") + f_bytes(1, f_int(1, 5)))))
 write("why.onnx", model(
-    [node("CumSum", ["z", "axis0"], ["cs"], name="cumsum"),
+    [node("Accumulate", ["z", "axis0"], ["cs"], domain="com.example", name="cumsum"),
      node("Shape", ["cs"], ["cs_shape"], name="cs_shape"),
      node("Reshape", ["x", "cs_shape"], ["r1"], name="reshape_cs"),
      node("Mystery", ["y"], ["m"], domain="com.example", name="mystery"),
@@ -443,7 +444,7 @@ write("why.onnx", model(
      node("NonZero", ["z"], ["nz"], name="nonzero"),
      node("Shape", ["nz"], ["nz_shape"], name="nz_shape"),
      node("Reshape", ["y", "flat"], ["flat_y"], name="flat_y"),
-     node("CumSum", ["three", "axis0"], ["t2"], name="cumsum_target"),
+     node("Accumulate", ["three", "axis0"], ["t2"], domain="com.example", name="cumsum_target"),
      node("Reshape", ["x", "t2"], ["r2"], name="reshape_declared")],
     [value_info("x", "float", ["N", 3, 4]), y_any, value_info("z", "float", [2, 6])],
     [value_info("r1", "float"), value_info("size_m", "int64"), value_info("nz_shape", "int64"),
