@@ -777,3 +777,15 @@ write("invalid_ops_function.onnx", fn_model(
      node("Gelu", ["x"], ["z"], name="gelu_ok")],
     [early_fn], [value_info("x", "float", [2])],
     [value_info("y", "float"), value_info("z", "float")], opset=21))
+# Shape's start of the wrong type, in every version that has start and end
+# (15 and later): the message names start, not end (issue 33).
+for v in (15, 19, 21, 23, 24, 25):
+    write("shape_start_float_%d.onnx" % v,
+          model([node("Shape", ["x"], ["y"], [attr("start", A_FLOAT, 1.0)], name="sh")],
+                [value_info("x", "float", [2])], [value_info("y", "int64")], opset=v))
+# A scalar target (an empty shape) for data of 24 elements, and of 0.
+write("scalar_target.onnx",
+      model([node("Constant", [], ["s"], [attr("value_ints", A_INTS, [])]),
+             node("Reshape", ["x", "s"], ["y"], name="to_scalar")],
+            [value_info("x", "float")], [value_info("y", "float")], opset=14))
+write("x0.pb", tensor("x", "float", [2, 0, 4], raw=b""))
