@@ -917,6 +917,32 @@ static void test_reshape_status_exhaustive(void) {
   CHECK(failures > 0 && failures < checked);
 }
 
+/* covers: OPSET-RESOLVE OPSET-VERSIONS DIAG-PINNED
+ * The messages of an operator number that is none of Shape, Reshape and
+ * Size, and of version resolution without a place for its result. */
+static void test_operator_number_messages(void) {
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  int v = -1;
+  CHECK_STATUS(onnxshape_resolve_version((onnxshape_op)9, 14, &v, &d),
+               ONNXSHAPE_ERR_UNKNOWN_OPERATOR);
+  CHECK_MESSAGE(d.message, "unknown operator number 9");
+  CHECK_STATUS(onnxshape_resolve_version(ONNXSHAPE_OP_RESHAPE, 14, NULL, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(d.message, "no place to write the resolved version of Reshape");
+  CHECK_I64(v, -1);
+  CHECK_STATUS(onnxshape_check_type((onnxshape_op)0, 14, ONNXSHAPE_TYPE_FLOAT, &d),
+               ONNXSHAPE_ERR_UNKNOWN_OPERATOR);
+  CHECK_MESSAGE(d.message, "unknown operator number 0");
+  int64_t count = -5;
+  const onnxshape_tensor none = {ONNXSHAPE_TYPE_FLOAT, 0, NULL, NULL, 0};
+  CHECK_STATUS(onnxshape_size_run(13, &none, NULL, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(d.message, "Size-13: data and out must not be NULL");
+  CHECK_STATUS(onnxshape_size_run(21, NULL, &count, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(d.message, "Size-21: data and out must not be NULL");
+  CHECK_I64(count, -5);
+}
+
 RUN_TESTS(TEST_ENTRY(test_status_values_are_pinned), TEST_ENTRY(test_type_table),
           TEST_ENTRY(test_storage_bytes), TEST_ENTRY(test_version_resolution),
           TEST_ENTRY(test_op_names), TEST_ENTRY(test_type_sets_per_version),
@@ -925,4 +951,4 @@ RUN_TESTS(TEST_ENTRY(test_status_values_are_pinned), TEST_ENTRY(test_type_table)
           TEST_ENTRY(test_check_known_leaves_no_stale_message), TEST_ENTRY(test_escape), TEST_ENTRY(test_formatter), TEST_ENTRY(test_deferred_failure),
           TEST_ENTRY(test_version_contracts_exhaustive),
           TEST_ENTRY(test_inlined_catalog_exhaustive),
-          TEST_ENTRY(test_diag_state_every_kernel), TEST_ENTRY(test_reshape_status_exhaustive))
+          TEST_ENTRY(test_diag_state_every_kernel), TEST_ENTRY(test_operator_number_messages), TEST_ENTRY(test_reshape_status_exhaustive))
