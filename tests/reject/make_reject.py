@@ -350,6 +350,60 @@ reject_model("nul_function_body",
 reject_tensor("nul_tensor_name", tensor("x\0y", "float", [2, 3], raw=F6),
               "'nul_tensor_name.pb': the name 'x\\x00y' holds a NUL byte; onnxshape refuses such names (as C strings they would end there, and two names could read as one)")
 
+# ---- declarations, nodes and attributes (issue 33: every message pinned) ---
+def vi_raw(name, elem=None, dims=None, typed=True):
+    """A ValueInfoProto of a tensor: elem the element type number (None:
+    not set), dims the dim values; typed False: no type at all."""
+    if not typed:
+        return f_str(1, name)
+    t = b"" if elem is None else f_int(1, elem)
+    if dims is not None:
+        t += f_bytes(2, b"".join(f_bytes(1, f_int(1, d)) for d in dims))
+    return f_str(1, name) + f_bytes(2, f_bytes(1, t))
+
+
+SH = [node("Shape", ["x"], ["y"])]
+YI = value_info("y", "int64")
+for where, place in (("input", "in"), ("output", "out"), ("value_info", "vi")):
+    for what, v in (("unknown_type", vi_raw("v", 99, [2])), ("no_elem_type", vi_raw("v", None, [2])),
+                    ("negative_dim", vi_raw("v", 1, [2, -2]))):
+        if place == "vi" and what != "negative_dim":
+            continue  # value_info may say less: no type rule (graph.c, load_decl)
+        name = "declared_%s_%s" % (where, what)
+        vv = v.replace(b"\x0a\x01v", b"\x0a\x01x") if place == "in" else v
+        if place == "in":
+            data = model(SH, [vv], [YI], opset=13)
+        elif place == "out":
+            data = model([node("Shape", ["x"], ["v"])], [X], [vv], opset=13)
+        else:
+            data = model([node("Shape", ["x"], ["v"]), node("Identity", ["v"], ["y"])], [X], [YI],
+                         opset=13, graph_extra=f_bytes(13, vv))
+        who = "graph %s '%s'" % (where, "x" if place == "in" else "v")
+        said = {"unknown_type": "has unknown element type 99", "no_elem_type": "has no element type 0",
+                "negative_dim": "declares dim 1 = -2"}[what]
+        reject_model(name, data, "%s.onnx: %s %s" % (name, who, said))
+reject_model("unnamed_output", model(SH, [X], [f_bytes(2, f_bytes(1, f_int(1, 7)))], opset=13), "unnamed_output.onnx: a graph output has no name")
+reject_model("untyped_output", model(SH, [X], [vi_raw("y", typed=False)], opset=13), "untyped_output.onnx: graph output 'y' has no type (ONNX requires one for graph inputs and outputs)")
+reject_model("unnamed_value_info", model(SH, [X], [YI], opset=13,
+                                         graph_extra=f_bytes(13, f_bytes(2, f_bytes(1, f_int(1, 7))))),
+             "unnamed_value_info.onnx: a graph value_info has no name")
+reject_model("shape_two_inputs", model([node("Shape", ["x", "x"], ["y"])], [X], [YI], opset=13), "shape_two_inputs.onnx: Shape-13 (node '#0'): takes 1 input; the node has 2")
+reject_model("empty_output_name", model([node("Shape", ["x"], [""])], [X], [YI], opset=13), "empty_output_name.onnx: Shape-13 (node '#0'): output 0 is empty")
+reject_model("constant_value_twice",
+             model([node("Constant", [], ["y"],
+                         [attr("value", A_TENSOR, tensor("v", "int64", [1], raw=bytes(8))),
+                          attr("value", A_TENSOR, tensor("v", "int64", [1], raw=bytes(8)))])],
+                   [], [YI], opset=13), "constant_value_twice.onnx: Constant-13 (node '#0'): attribute 'value' is set twice")
+reject_model("constant_no_tensor",
+             model([node("Constant", [], ["y"], [f_str(1, "value") + f_int(20, A_TENSOR)])],
+                   [], [YI], opset=13), "constant_no_tensor.onnx: Constant-13 (node '#0'): attribute 'value' has no tensor")
+reject_model("constant_bad_tensor",
+             model([node("Constant", [], ["y"],
+                         [attr("value", A_TENSOR, tensor("v", "int64", [-1], raw=b""))])],
+                   [], [YI], opset=13), "constant_bad_tensor.onnx: Constant-13 (node '#0'): attribute 'value': tensor 'v': dims[0] = -1 is negative")
+reject_model("output_declared_rank", model(SH, [X], [value_info("y", "int64", [2, 1])], opset=13),
+             "output_declared_rank.onnx: graph output 'y' is declared with rank 2 but the graph produces rank 1", inputs=" -i x23.pb")
+
 with open(os.path.join(out, "MANIFEST"), "w") as f:
     f.write("# NAME\tEXIT\tMESSAGE FRAGMENT\tARGUMENTS (run in tests/reject/files)\n")
     f.write("\n".join(cases) + "\n")
