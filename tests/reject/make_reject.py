@@ -404,6 +404,31 @@ reject_model("constant_bad_tensor",
 reject_model("output_declared_rank", model(SH, [X], [value_info("y", "int64", [2, 1])], opset=13),
              "output_declared_rank.onnx: graph output 'y' is declared with rank 2 but the graph produces rank 1", inputs=" -i x23.pb")
 
+# ---- model-local functions ---------------------------------------------------
+def fn_proto(name="F", inputs=("i",), outputs=("o",), body=None, opset=13):
+    body = body if body is not None else [node("Identity", ["i"], ["o"])]
+    return ((f_str(1, name) if name is not None else b"") +
+            b"".join(f_str(4, i) for i in inputs) + b"".join(f_str(5, o) for o in outputs) +
+            b"".join(f_bytes(7, n) for n in body) + f_bytes(9, f_str(1, "") + f_int(2, opset)) +
+            f_str(10, "custom"))
+
+
+def fn_model(call_inputs, fns):
+    return (model([node("F", list(call_inputs), ["y"], domain="custom", name="call")], [X], [Y],
+                  opset=13, extra_opsets=[("custom", 1)]) +
+            b"".join(f_bytes(25, fn) for fn in fns))
+
+
+reject_model("function_call_arity", fn_model(["x", "x"], [fn_proto()]), "function_call_arity.onnx: node 'call': calls function 'custom:F' with 2 input(s) and 1 output(s); it has 1 and 1")
+reject_model("function_body_unknown_input",
+             fn_model(["x"], [fn_proto(body=[node("Identity", ["q"], ["o"])])]), "function_body_unknown_input.onnx: in call/custom:F: Identity-13 (node '#0'): input 'q' is not a function input, or the output of an earlier node")
+reject_model("function_no_name", fn_model(["x"], [fn_proto(), fn_proto(name=None)]), "function_no_name.onnx: function 1 has no name")
+reject_model("function_twice", fn_model(["x"], [fn_proto(), fn_proto()]), "function_twice.onnx: function 'custom:F' is defined twice")
+reject_model("function_opset_29", fn_model(["x"], [fn_proto(opset=29)]), "function_opset_29.onnx: node 'call': function 'custom:F' imports default-domain opset 29; this build supports 1 to 28")
+reject_model("sparse_initializer_negative_dim", f_int(1, 8) + f_bytes(8, f_str(1, "") + f_int(2, 13)) +
+             f_bytes(7, f_bytes(11, X) + f_bytes(12, X) +
+                     f_bytes(15, f_bytes(1, f_int(2, 7) + f_str(8, "w")) + f_int(3, -1))), "sparse_initializer_negative_dim.onnx: sparse initializer 'w' has dim 0 = -1")
+
 with open(os.path.join(out, "MANIFEST"), "w") as f:
     f.write("# NAME\tEXIT\tMESSAGE FRAGMENT\tARGUMENTS (run in tests/reject/files)\n")
     f.write("\n".join(cases) + "\n")
