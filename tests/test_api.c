@@ -1071,6 +1071,13 @@ static void test_argument_messages(void) {
   char want[400];
   snprintf(want, sizeof want, "cannot write '%s': the element count overflows int64", path);
   CHECK_STR(d.message, want);
+  bad = ok;
+  bad.type = ONNXSHAPE_TYPE_DOUBLE;
+  bad.dims = huge;
+  CHECK_STATUS(onnxshape_tensor_write_npy_file(path, &bad, &d), ONNXSHAPE_ERR_OVERFLOW);
+  snprintf(want, sizeof want, "cannot write '%s': 4611686018427387904 elements do not fit in memory",
+           path);
+  CHECK_STR(d.message, want); /* 2^65 bytes: past any size_t */
   unlink(path);
   rmdir(dir);
 }

@@ -789,3 +789,24 @@ write("scalar_target.onnx",
              node("Reshape", ["x", "s"], ["y"], name="to_scalar")],
             [value_info("x", "float")], [value_info("y", "float")], opset=14))
 write("x0.pb", tensor("x", "float", [2, 0, 4], raw=b""))
+# A model without graph inputs, for --input's message (issue 33).
+write("no_inputs.onnx",
+      model([node("Constant", [], ["c"], [attr("value_ints", A_INTS, [2, 3])]),
+             node("Shape", ["c"], ["y"], name="sh")], [], [value_info("y", "int64")], opset=15))
+# Portability findings of check: Shape's start outside [-r, r] (D6); allowzero=1
+# with a target computed at run time, and with a known 0 beside a value that
+# may be -1 (D1).
+write("portability_risks.onnx",
+      model([node("Shape", ["x"], ["s"], [attr("start", A_INT, 5)], name="far_start"),
+             node("Reshape", ["x", "t"], ["r1"], [attr("allowzero", A_INT, 1)], name="runtime_target"),
+             node("Shape", ["x"], ["d"], name="dims"),
+             node("Gather", ["d", "zero"], ["d0"], [attr("axis", A_INT, 0)], name="first_dim"),
+             node("Sub", ["d0", "one"], ["m"], name="minus"),
+             node("Concat", ["zero1", "m"], ["t2"], [attr("axis", A_INT, 0)], name="zero_and_any"),
+             node("Reshape", ["x", "t2"], ["r2"], [attr("allowzero", A_INT, 1)], name="known_zero")],
+            [value_info("x", "float", ["N", 3]), value_info("t", "int64", [2])],
+            [value_info("s", "int64"), value_info("r1", "float"), value_info("r2", "float")],
+            initializers=[tensor("zero", "int64", [1], raw=struct.pack("<q", 0)),
+                          tensor("one", "int64", [1], raw=struct.pack("<q", 1)),
+                          tensor("zero1", "int64", [1], raw=struct.pack("<q", 0))],
+            opset=15))

@@ -429,6 +429,9 @@ reject_model("sparse_initializer_negative_dim", f_int(1, 8) + f_bytes(8, f_str(1
              f_bytes(7, f_bytes(11, X) + f_bytes(12, X) +
                      f_bytes(15, f_bytes(1, f_int(2, 7) + f_str(8, "w")) + f_int(3, -1))), "sparse_initializer_negative_dim.onnx: sparse initializer 'w' has dim 0 = -1")
 
+reject_tensor("double_past_memory", tensor("x", "double", [1 << 62], raw=b""),
+              "tensor 'x': 4611686018427387904 elements of double do not fit in memory")
+
 with open(os.path.join(out, "MANIFEST"), "w") as f:
     f.write("# NAME\tEXIT\tMESSAGE FRAGMENT\tARGUMENTS (run in tests/reject/files)\n")
     f.write("\n".join(cases) + "\n")
