@@ -810,3 +810,24 @@ write("portability_risks.onnx",
                           tensor("one", "int64", [1], raw=struct.pack("<q", 1)),
                           tensor("zero1", "int64", [1], raw=struct.pack("<q", 0))],
             opset=15))
+# SONNX's sparse findings of declarations (issue 33): a graph output that is
+# a sparse tensor, one that holds one (an optional), a value_info that holds
+# one (a sequence).
+write("sonnx_sparse_decls.onnx", model(
+    [node("Identity", ["sp"], ["so"], name="i1"), node("Identity", ["sp"], ["sq"], name="i2"),
+     node("Identity", ["sp"], ["sv"], name="i3"), node("Identity", ["sv"], ["y"], name="i4")],
+    [sp_input],
+    [value_info_of("so", sparse_type("float", [4])),
+     value_info_of("sq", optional_type(sparse_type("float", [4]))), value_info("y", "float")],
+    opset=15, graph_extra=f_bytes(13, value_info_of("sv", seq_type(sparse_type("float", [4]))))))
+# Twelve symbols of 16 letters, more than --dim's message lists.
+write("many_symbols.onnx", model(
+    [node("Shape", ["x"], ["y"], name="sh")],
+    [value_info("x", "float", ["symbol_number_%02d" % i for i in range(12)])],
+    [value_info("y", "int64")], opset=15))
+# 70 operators run does not execute, more than its message lists.
+write("many_ops.onnx", model(
+    [node("Op%02d" % i, ["x"], ["y%d" % i], name="n%d" % i, domain="com.example")
+     for i in range(70)],
+    [value_info("x", "float", [2])], [value_info("y0", "float")], opset=15,
+    extra_opsets=[("com.example", 1)]))
