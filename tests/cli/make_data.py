@@ -831,3 +831,8 @@ write("many_ops.onnx", model(
      for i in range(70)],
     [value_info("x", "float", [2])], [value_info("y0", "float")], opset=15,
     extra_opsets=[("com.example", 1)]))
+# A sparse initializer that does not decode: check's sparse scan still finds
+# it, unnamed (issue 33).
+write("sparse_garbage.onnx", f_int(1, 8) + f_bytes(8, f_str(1, "") + f_int(2, 13)) +
+      f_bytes(7, f_bytes(11, value_info("x", "float", [2])) + f_bytes(12, value_info("x", "float", [2])) +
+              f_bytes(15, b"\x0a\xff\xff\xff\xff\x0f")))

@@ -11,7 +11,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "conformance"))
-from onnxpb import (A_FLOAT, A_INT, A_INTS, A_TENSOR, attr, f_bytes, f_int, f_str,  # noqa: E402
+from onnxpb import (A_FLOAT, A_INT, A_INTS, A_TENSOR, attr, f_bytes, f_int, f_str, graph,  # noqa: E402
                     storage_bytes,
                     model, node, tensor, value_info, varint)
 
@@ -431,6 +431,40 @@ reject_model("sparse_initializer_negative_dim", f_int(1, 8) + f_bytes(8, f_str(1
 
 reject_tensor("double_past_memory", tensor("x", "double", [1 << 62], raw=b""),
               "tensor 'x': 4611686018427387904 elements of double do not fit in memory")
+
+# ---- bytes held inside a model that do not decode -------------------------
+BAD = b"\x0a\xff\xff\xff\xff\x0f"  # a length past the end
+IF_X = [node("If", ["c"], ["y"], [f_str(1, "then_branch") + f_int(20, 5) + f_bytes(6, BAD),
+                                  attr("else_branch", 5, b"")], name="branch")]
+C = value_info("c", "bool", [])
+reject_model("subgraph_garbage", model(IF_X, [C], [Y], opset=13), "If-13 (node 'branch'): attribute 'then_branch' is not a valid GraphProto")
+reject_model("function_garbage", fn_model(["x"], [fn_proto()]) + f_bytes(25, BAD), "function 1 is not a valid FunctionProto")
+reject_model("sparse_initializer_garbage", f_int(1, 8) + f_bytes(8, f_str(1, "") + f_int(2, 13)) +
+             f_bytes(7, f_bytes(11, X) + f_bytes(12, X) + f_bytes(15, BAD)), "sparse initializer 0 is not a valid SparseTensorProto")
+
+
+LEAF = graph([node("Identity", ["x"], ["y"])], [], [Y])
+
+
+def nested_if(depth):
+    """An If whose then_branch holds an If ... depth deep."""
+    g = LEAF
+    for _ in range(depth):
+        g = graph([node("If", ["c"], ["y"], [attr("then_branch", 5, g), attr("else_branch", 5, LEAF)])],
+                  [], [Y])
+    return g
+
+
+reject_model("subgraphs_too_deep", model([node("If", ["c"], ["y"],
+                                              [attr("then_branch", 5, nested_if(40)),
+                                               attr("else_branch", 5, nested_if(0))])],
+                                        [C, X], [Y], opset=13), "subgraphs_too_deep.onnx: in If#0/then_branch/If#0/then_bra...0/then_branch/If#0/then_branch: If-13 (node '#0'): attribute 'then_branch': subgraphs nest more than 32 deep")
+
+# check reads the same bytes for its sparse scan, and says which it cannot.
+case("check_subgraph_garbage", 1, "in branch/then_branch: not a valid GraphProto",
+     "check --profile sonnx subgraph_garbage.onnx")
+case("check_function_garbage", 1, "function 1 is not a valid FunctionProto",
+     "check --profile sonnx function_garbage.onnx")
 
 with open(os.path.join(out, "MANIFEST"), "w") as f:
     f.write("# NAME\tEXIT\tMESSAGE FRAGMENT\tARGUMENTS (run in tests/reject/files)\n")
