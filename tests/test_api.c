@@ -1013,6 +1013,10 @@ static void test_argument_messages(void) {
   CHECK_STR(d.message, "tensor_parse: NULL argument");
   CHECK_STATUS(onnxshape_tensor_parse_npy(NULL, 3, &t, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
   CHECK_STR(d.message, "tensor_parse_npy: NULL argument");
+  static const unsigned char garbage[] = {0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f};
+  CHECK_STATUS(onnxshape_tensor_parse(garbage, sizeof garbage, NULL, &t, &d),
+               ONNXSHAPE_ERR_MALFORMED);
+  CHECK_STR(d.message, "not a valid TensorProto (6 bytes)");
   CHECK_STATUS(onnxshape_tensor_read_file(NULL, &t, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
   CHECK_STR(d.message, "tensor_read_file: NULL argument");
   CHECK_STATUS(onnxshape_owned_tensor_check_file(NULL, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);

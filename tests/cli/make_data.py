@@ -826,7 +826,7 @@ write("many_symbols.onnx", model(
     [value_info("x", "float", ["symbol_number_%02d" % i for i in range(12)])],
     [value_info("y", "int64")], opset=15))
 # 70 operators run does not execute, more than its message lists.
-write("many_ops.onnx", model(
+write("seventy_ops.onnx", model(
     [node("Op%02d" % i, ["x"], ["y%d" % i], name="n%d" % i, domain="com.example")
      for i in range(70)],
     [value_info("x", "float", [2])], [value_info("y0", "float")], opset=15,

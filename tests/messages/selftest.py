@@ -17,7 +17,6 @@ then on that copy:
 Usage: selftest.py SOURCE_DIR WORK_DIR
 """
 import os
-import re
 import shutil
 import subprocess
 import sys
