@@ -460,6 +460,18 @@ reject_model("subgraphs_too_deep", model([node("If", ["c"], ["y"],
                                                attr("else_branch", 5, nested_if(0))])],
                                         [C, X], [Y], opset=13), "subgraphs_too_deep.onnx: in If#0/then_branch/If#0/then_bra...0/then_branch/If#0/then_branch: If-13 (node '#0'): attribute 'then_branch': subgraphs nest more than 32 deep")
 
+# Functions calling each other 40 deep: past the depth limit of 32.
+def fn_chain(k):
+    body = ([node("F%d" % (k + 1), ["i"], ["o"], domain="custom")] if k < 40
+            else [node("Identity", ["i"], ["o"])])
+    return fn_proto(name="F%d" % k, body=body)
+
+
+reject_model("function_calls_too_deep",
+             model([node("F0", ["x"], ["y"], domain="custom", name="call")], [X], [Y], opset=13,
+                   extra_opsets=[("custom", 1)]) + b"".join(f_bytes(25, fn_chain(k)) for k in range(41)),
+             "function_calls_too_deep.onnx: in call/custom:F0/F1#0/custom:F1/...#0/custom:F30/F31#0/custom:F31: node '#0': function calls and subgraphs nest more than 32 deep")
+
 # check reads the same bytes for its sparse scan, and says which it cannot.
 case("check_subgraph_garbage", 1, "in branch/then_branch: not a valid GraphProto",
      "check --profile sonnx subgraph_garbage.onnx")
