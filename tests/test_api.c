@@ -1098,10 +1098,154 @@ static void test_no_signal_handlers(void) {
   rmdir(dir);
 }
 
+/* covers: KERNEL-CAPACITY DIAG-PINNED
+ * The message of each refused argument of the model, tensor, run, infer
+ * and check API, exact (scripts/check-messages: every message a test). */
+static void test_argument_messages(void) {
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  onnxshape_model *m = NULL;
+  onnxshape_owned_tensor *t = NULL;
+  onnxshape_result *r = NULL;
+  onnxshape_profile_report *rep = NULL;
+  CHECK_STATUS(onnxshape_model_parse(NULL, 3, NULL, &m, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "model_parse: NULL argument");
+  CHECK_STATUS(onnxshape_model_read_file(NULL, &m, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "model_read_file: NULL argument");
+  CHECK_STATUS(onnxshape_model_check_files(NULL, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "model_check_files: NULL argument");
+  CHECK_STATUS(onnxshape_model_check_runnable(NULL, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "model_check_runnable: NULL argument");
+  CHECK_STATUS(onnxshape_model_run(NULL, NULL, 0, &r, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "model_run: NULL argument");
+  CHECK_STATUS(onnxshape_tensor_parse(NULL, 3, NULL, &t, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "tensor_parse: NULL argument");
+  CHECK_STATUS(onnxshape_tensor_parse_npy(NULL, 3, &t, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "tensor_parse_npy: NULL argument");
+  static const unsigned char garbage[] = {0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f};
+  CHECK_STATUS(onnxshape_tensor_parse(garbage, sizeof garbage, NULL, &t, &d),
+               ONNXSHAPE_ERR_MALFORMED);
+  CHECK_STR(d.message, "not a valid TensorProto (6 bytes)");
+  CHECK_STATUS(onnxshape_tensor_read_file(NULL, &t, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "tensor_read_file: NULL argument");
+  CHECK_STATUS(onnxshape_owned_tensor_check_file(NULL, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "owned_tensor_check_file: NULL argument");
+  CHECK_STATUS(onnxshape_profile_check_sonnx(NULL, 3, NULL, &rep, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "profile_check_sonnx: NULL argument");
+  CHECK_STATUS(onnxshape_model_check_file(NULL, ONNXSHAPE_CHECK_CORE, &rep, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "model_check_file: NULL argument");
+  CHECK_STATUS(onnxshape_model_check_file("x.onnx", (onnxshape_check_profile)7, &rep, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "model_check_file: unknown profile 7");
+  /* Writing tensors. */
+  static const int64_t three[] = {3}, negative[] = {-3}, huge[] = {(int64_t)1 << 62};
+  const float f[3] = {1, 2, 3};
+  onnxshape_tensor ok = {ONNXSHAPE_TYPE_FLOAT, 1, three, f, sizeof f};
+  onnxshape_tensor nodims = {ONNXSHAPE_TYPE_FLOAT, 1, NULL, f, sizeof f};
+  CHECK_STATUS(onnxshape_tensor_write_file(NULL, "x", &ok, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "tensor_write_file: NULL path");
+  CHECK_STATUS(onnxshape_tensor_write_fd(-1, "x.pb", "x", &ok, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "tensor_write_fd: no file");
+  CHECK_STATUS(onnxshape_tensor_write_npy_file(NULL, &ok, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "tensor_write_npy_file: NULL path");
+  CHECK_STATUS(onnxshape_tensor_write_npy_fd(-1, "x.npy", &ok, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "tensor_write_npy_fd: no file");
+  char dir[] = "/tmp/onnxshape-msg-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char path[256];
+  snprintf(path, sizeof path, "%s/t.pb", dir);
+  CHECK_STATUS(onnxshape_tensor_write_file(path, "x", &nodims, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "tensor_write: NULL tensor or dims");
+  onnxshape_tensor bad = ok;
+  bad.type = 99;
+  CHECK_STATUS(onnxshape_tensor_write_file(path, "x", &bad, &d), ONNXSHAPE_ERR_UNKNOWN_TYPE);
+  CHECK_STR(d.message, "cannot write element type 99");
+  bad = ok;
+  bad.dims = negative;
+  CHECK_STATUS(onnxshape_tensor_write_file(path, "x", &bad, &d), ONNXSHAPE_ERR_NEGATIVE_DIM);
+  CHECK_STR(d.message, "cannot write a tensor with invalid dims");
+  bad = ok;
+  bad.type = ONNXSHAPE_TYPE_DOUBLE;
+  bad.dims = huge;
+  CHECK_STATUS(onnxshape_tensor_write_file(path, "x", &bad, &d), ONNXSHAPE_ERR_OVERFLOW);
+  CHECK_STR(d.message, "tensor too large to write");
+  snprintf(path, sizeof path, "%s/t.npy", dir);
+  CHECK_STATUS(onnxshape_tensor_write_npy_file(path, &nodims, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "tensor_write_npy: NULL tensor or dims");
+  static const int64_t past[] = {(int64_t)1 << 62, 4};
+  bad = ok;
+  bad.rank = 2;
+  bad.dims = past;
+  CHECK_STATUS(onnxshape_tensor_write_npy_file(path, &bad, &d), ONNXSHAPE_ERR_OVERFLOW);
+  char want[400];
+  snprintf(want, sizeof want, "cannot write '%s': the element count overflows int64", path);
+  CHECK_STR(d.message, want);
+  bad = ok;
+  bad.type = ONNXSHAPE_TYPE_DOUBLE;
+  bad.dims = huge;
+  CHECK_STATUS(onnxshape_tensor_write_npy_file(path, &bad, &d), ONNXSHAPE_ERR_OVERFLOW);
+  snprintf(want, sizeof want, "cannot write '%s': 4611686018427387904 elements do not fit in memory",
+           path);
+  CHECK_STR(d.message, want); /* 2^65 bytes: past any size_t */
+  unlink(path);
+  rmdir(dir);
+}
+
+/* covers: ANALYSIS-BINDINGS DIAG-PINNED
+ * The messages of bindings the library refuses before any work: a run's
+ * NULL or unknown tensor, infer's NULL symbol or name, negative dims. */
+static void test_binding_messages(void) {
+  static const int64_t target[] = {3, 2};
+  buf mb = {{0}, 0};
+  reshape_model(&mb, target, 2);
+  onnxshape_model *model = NULL;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  CHECK_STATUS(onnxshape_model_parse(mb.b, mb.n, NULL, &model, &d), ONNXSHAPE_OK);
+  if (model == NULL) return;
+  onnxshape_result *r = NULL;
+  onnxshape_binding b = {"x", NULL};
+  CHECK_STATUS(onnxshape_model_run(model, &b, 1, &r, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "input 'x': NULL tensor or dims");
+  float data[6] = {0};
+  onnxshape_tensor x;
+  b = bind_x(&x, data);
+  x.type = 99;
+  CHECK_STATUS(onnxshape_model_run(model, &b, 1, &r, &d), ONNXSHAPE_ERR_UNKNOWN_TYPE);
+  CHECK_STR(d.message, "input 'x': unknown element type 99");
+  onnxshape_inference *inf = NULL;
+  onnxshape_infer_options opts = ONNXSHAPE_INFER_OPTIONS_INIT;
+  onnxshape_dim_binding dim = {NULL, 2};
+  opts.dims = &dim;
+  opts.n_dims = 1;
+  CHECK_STATUS(onnxshape_model_infer_with(model, &opts, &inf, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "model_infer: NULL symbol");
+  dim = (onnxshape_dim_binding){"N", -2};
+  CHECK_STATUS(onnxshape_model_infer_with(model, &opts, &inf, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "dim 'N' = -2 is negative");
+  opts.n_dims = 0;
+  static const int64_t neg[] = {2, -3};
+  onnxshape_input_dims in = {NULL, 2, neg};
+  opts.inputs = &in;
+  opts.n_inputs = 1;
+  CHECK_STATUS(onnxshape_model_infer_with(model, &opts, &inf, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "model_infer: NULL input name or dims");
+  in.name = "x";
+  CHECK_STATUS(onnxshape_model_infer_with(model, &opts, &inf, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "input 'x': dim 1 = -3 is negative");
+  CHECK(inf == NULL);
+  onnxshape_model_free(model);
+}
+
 RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_check_rules),
           TEST_ENTRY(test_null_arguments), TEST_ENTRY(test_many_inputs),
           TEST_ENTRY(test_many_names), TEST_ENTRY(test_model_in_memory),
           TEST_ENTRY(test_long_target), TEST_ENTRY(test_struct_sizes), TEST_ENTRY(test_provenance),
           TEST_ENTRY(test_little_endian_storage), TEST_ENTRY(test_write_and_read_back),
           TEST_ENTRY(test_external_needs_directory), TEST_ENTRY(test_large_inline_file),
-          TEST_ENTRY(test_read_file_agrees_with_parse), TEST_ENTRY(test_no_signal_handlers))
+          TEST_ENTRY(test_read_file_agrees_with_parse), TEST_ENTRY(test_no_signal_handlers),
+          TEST_ENTRY(test_argument_messages), TEST_ENTRY(test_binding_messages))

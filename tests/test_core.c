@@ -455,6 +455,38 @@ static void test_check_known_allowzero(void) {
   CHECK_STATUS(onnxshape__reshape_check_known(14, 0, shape, 2, SIZE_MAX, &good, &d), ONNXSHAPE_OK);
 }
 
+/* covers: DIAG-STATE DIAG-PINNED
+ * onnxshape__reshape_check_known after a failure, with the same diag: a
+ * success leaves it empty (reshape_rules.h), with the type known or not
+ * (type 0 has no entry check, which would clear it), and a later failure
+ * words its own rule, not the earlier one. */
+static void test_check_known_leaves_no_stale_message(void) {
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  d.node = "r";
+  const int64_t two_inferred[] = {-1, -1}, fine[] = {2, -1}, below[] = {3, -4};
+  const int32_t types[] = {0, ONNXSHAPE_TYPE_FLOAT};
+  for (size_t i = 0; i < 2; i++) {
+    CHECK_STATUS(onnxshape__reshape_check_known(14, types[i], two_inferred, 2, 3, NULL, &d),
+                 ONNXSHAPE_ERR_MULTIPLE_INFERRED);
+    CHECK_MESSAGE(d.message, "Reshape-14 (node 'r'): shape[0] and shape[1] are both -1; at most "
+                             "one dimension can be inferred");
+    CHECK_STATUS(onnxshape__reshape_check_known(14, types[i], fine, 2, 3, NULL, &d), ONNXSHAPE_OK);
+    CHECK_STR(d.message, "");
+    CHECK_STATUS(onnxshape__reshape_check_known(21, types[i], below, 2, SIZE_MAX, NULL, &d),
+                 ONNXSHAPE_ERR_DIM_BELOW_MINUS_ONE);
+    CHECK_MESSAGE(d.message,
+                  "Reshape-21 (node 'r'): shape[1] = -4; a dimension cannot be below -1");
+    CHECK_STATUS(onnxshape__reshape_check_known(21, types[i], fine, 2, SIZE_MAX, NULL, &d),
+                 ONNXSHAPE_OK);
+    CHECK_STR(d.message, "");
+  }
+  /* A diag that is NULL is allowed, failing or not. */
+  CHECK_STATUS(onnxshape__reshape_check_known(14, 0, two_inferred, 2, 3, NULL, NULL),
+               ONNXSHAPE_ERR_MULTIPLE_INFERRED);
+  CHECK_STATUS(onnxshape__reshape_check_known(14, 0, fine, 2, 3, NULL, NULL), ONNXSHAPE_OK);
+}
+
 /* covers: ERROR-MESSAGE */
 static void test_diag_format(void) {
   onnxshape_diag d;
@@ -885,11 +917,38 @@ static void test_reshape_status_exhaustive(void) {
   CHECK(failures > 0 && failures < checked);
 }
 
+/* covers: OPSET-RESOLVE OPSET-VERSIONS DIAG-PINNED
+ * The messages of an operator number that is none of Shape, Reshape and
+ * Size, and of version resolution without a place for its result. */
+static void test_operator_number_messages(void) {
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  int v = -1;
+  CHECK_STATUS(onnxshape_resolve_version((onnxshape_op)9, 14, &v, &d),
+               ONNXSHAPE_ERR_UNKNOWN_OPERATOR);
+  CHECK_MESSAGE(d.message, "unknown operator number 9");
+  CHECK_STATUS(onnxshape_resolve_version(ONNXSHAPE_OP_RESHAPE, 14, NULL, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(d.message, "no place to write the resolved version of Reshape");
+  CHECK_I64(v, -1);
+  CHECK_STATUS(onnxshape_check_type((onnxshape_op)0, 14, ONNXSHAPE_TYPE_FLOAT, &d),
+               ONNXSHAPE_ERR_UNKNOWN_OPERATOR);
+  CHECK_MESSAGE(d.message, "unknown operator number 0");
+  int64_t count = -5;
+  const onnxshape_tensor none = {ONNXSHAPE_TYPE_FLOAT, 0, NULL, NULL, 0};
+  CHECK_STATUS(onnxshape_size_run(13, &none, NULL, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(d.message, "Size-13: data and out must not be NULL");
+  CHECK_STATUS(onnxshape_size_run(21, NULL, &count, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(d.message, "Size-21: data and out must not be NULL");
+  CHECK_I64(count, -5);
+}
+
 RUN_TESTS(TEST_ENTRY(test_status_values_are_pinned), TEST_ENTRY(test_type_table),
           TEST_ENTRY(test_storage_bytes), TEST_ENTRY(test_version_resolution),
           TEST_ENTRY(test_op_names), TEST_ENTRY(test_type_sets_per_version),
           TEST_ENTRY(test_new_types_at_their_version), TEST_ENTRY(test_attribute_specs),
-          TEST_ENTRY(test_dims_count), TEST_ENTRY(test_wide_arithmetic), TEST_ENTRY(test_diag_format), TEST_ENTRY(test_check_known_allowzero), TEST_ENTRY(test_escape), TEST_ENTRY(test_formatter), TEST_ENTRY(test_deferred_failure),
+          TEST_ENTRY(test_dims_count), TEST_ENTRY(test_wide_arithmetic), TEST_ENTRY(test_diag_format), TEST_ENTRY(test_check_known_allowzero),
+          TEST_ENTRY(test_check_known_leaves_no_stale_message), TEST_ENTRY(test_escape), TEST_ENTRY(test_formatter), TEST_ENTRY(test_deferred_failure),
           TEST_ENTRY(test_version_contracts_exhaustive),
           TEST_ENTRY(test_inlined_catalog_exhaustive),
-          TEST_ENTRY(test_diag_state_every_kernel), TEST_ENTRY(test_reshape_status_exhaustive))
+          TEST_ENTRY(test_diag_state_every_kernel), TEST_ENTRY(test_operator_number_messages), TEST_ENTRY(test_reshape_status_exhaustive))

@@ -1175,7 +1175,27 @@ static void test_npy_write_mapped(void) {
   CHECK(rmdir(dir) == 0);
 }
 
-RUN_TESTS(TEST_ENTRY(test_npy_numeric_dtypes), TEST_ENTRY(test_npy_big_endian),
+/* covers: NPY-FILES DIAG-PINNED
+ * A header that ends inside its descr string (and so without its final
+ * newline): the unclosed string is named, where the header ends. */
+static void test_npy_unclosed_string(void) {
+  static const char header[] = "{'descr': '<f4";
+  unsigned char b[64];
+  size_t hl = sizeof header - 1u;
+  memcpy(b, "\x93NUMPY\x01\x00", 8);
+  b[8] = (unsigned char)hl;
+  b[9] = 0;
+  memcpy(b + 10, header, hl);
+  onnxshape_owned_tensor *t = NULL;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  CHECK_STATUS(onnxshape_tensor_parse_npy(b, 10u + hl, &t, &d), ONNXSHAPE_ERR_MALFORMED);
+  CHECK_STR(d.message,
+            ".npy data: header: expected the string's closing quote at byte 24, found the end");
+  CHECK(t == NULL);
+}
+
+RUN_TESTS(TEST_ENTRY(test_npy_numeric_dtypes), TEST_ENTRY(test_npy_unclosed_string), TEST_ENTRY(test_npy_big_endian),
           TEST_ENTRY(test_npy_fortran_order), TEST_ENTRY(test_npy_fortran_many_ones),
           TEST_ENTRY(test_npy_versions_and_spellings), TEST_ENTRY(test_npy_strings),
           TEST_ENTRY(test_npy_rejects_malformed), TEST_ENTRY(test_npy_rejects_dtypes),

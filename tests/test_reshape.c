@@ -543,6 +543,58 @@ static void test_type_sets(void) {
   }
 }
 
+/* covers: RESHAPE-SCALAR RESHAPE-COUNT DIAG-PINNED
+ * The count mismatch of a scalar (rank-0, empty) target, through every
+ * entry point and version that takes a shape input, for data of 24
+ * elements and of none; and the argument messages, each exact. */
+static void test_scalar_target_messages(void) {
+  static const int versions[] = {5, 13, 14, 19, 21, 23, 24, 25};
+  static const int64_t d204[] = {2, 0, 4};
+  float src[24] = {0}, dst[24];
+  const onnxshape_tensor t = {ONNXSHAPE_TYPE_FLOAT, 3, d234, src, sizeof src};
+  const onnxshape_tensor empty = {ONNXSHAPE_TYPE_FLOAT, 3, d204, src, 0};
+  int64_t dims[1] = {-5};
+  onnxshape_tensor out;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  d.node = "to_scalar";
+  for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
+    char want[128];
+    int v = versions[i];
+    snprintf(want, sizeof want,
+             "Reshape-%d (node 'to_scalar'): an empty shape means a scalar (1 element), but the "
+             "data has 24 elements", v);
+    CHECK_STATUS(onnxshape_reshape_run_view(v, &t, NULL, 0, NULL, dims, 1, &out, &d),
+                 ONNXSHAPE_ERR_COUNT_MISMATCH);
+    CHECK_MESSAGE(d.message, want);
+    CHECK_STATUS(onnxshape_reshape_run_copy(v, &t, NULL, 0, NULL, dims, 1, dst, sizeof dst, &out,
+                                            &d),
+                 ONNXSHAPE_ERR_COUNT_MISMATCH);
+    CHECK_MESSAGE(d.message, want);
+    snprintf(want, sizeof want,
+             "Reshape-%d (node 'to_scalar'): an empty shape means a scalar (1 element), but the "
+             "data has 0 elements", v);
+    CHECK_STATUS(onnxshape_reshape_run_view(v, &empty, NULL, 0, NULL, dims, 1, &out, &d),
+                 ONNXSHAPE_ERR_COUNT_MISMATCH);
+    CHECK_MESSAGE(d.message, want);
+    CHECK_STATUS(onnxshape_reshape_infer(v, 1, d204, 3, NULL, 0, NULL, dims, 1, &d),
+                 ONNXSHAPE_ERR_COUNT_MISMATCH);
+    CHECK_MESSAGE(d.message, want);
+  }
+  CHECK_I64(dims[0], -5);
+  d.node = NULL;
+  CHECK_STATUS(onnxshape_reshape_run_view(14, NULL, NULL, 0, NULL, dims, 1, &out, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(d.message, "Reshape-14: data and out must not be NULL");
+  static const int64_t target[] = {24};
+  CHECK_STATUS(onnxshape_reshape_infer(14, 1, d234, 3, target, 1, NULL, NULL, 1, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(d.message, "Reshape-14: shape and out_dims must not be NULL");
+  CHECK_STATUS(onnxshape_reshape_check_shape_input(1, ONNXSHAPE_TYPE_INT64, 1, &d),
+               ONNXSHAPE_ERR_UNKNOWN_VERSION);
+  CHECK_MESSAGE(d.message, "Reshape-1 has no 'shape' input");
+}
+
 RUN_TESTS(TEST_ENTRY(test_onnx_examples), TEST_ENTRY(test_rulebook_examples),
           TEST_ENTRY(test_value_below_minus_one), TEST_ENTRY(test_at_most_one_inferred),
           TEST_ENTRY(test_zero_copies_input_dim), TEST_ENTRY(test_allowzero_literal_zero),
@@ -551,4 +603,5 @@ RUN_TESTS(TEST_ENTRY(test_onnx_examples), TEST_ENTRY(test_rulebook_examples),
           TEST_ENTRY(test_reshape_1), TEST_ENTRY(test_shape_input_checks),
           TEST_ENTRY(test_every_type_view_and_copy), TEST_ENTRY(test_sub_byte_odd_counts),
           TEST_ENTRY(test_buffers), TEST_ENTRY(test_storage_overflow), TEST_ENTRY(test_copy_in_place),
-          TEST_ENTRY(test_outputs_untouched_on_error), TEST_ENTRY(test_type_sets))
+          TEST_ENTRY(test_outputs_untouched_on_error), TEST_ENTRY(test_type_sets),
+          TEST_ENTRY(test_scalar_target_messages))

@@ -220,7 +220,41 @@ static void test_buffers_and_invalid_inputs(void) {
   CHECK_MESSAGE(d.message, "Shape-15: data dims[1] = -3; a dimension cannot be negative");
 }
 
+/* covers: KERNEL-CAPACITY KERNEL-UNTOUCHED-ON-ERROR DIAG-PINNED
+ * The capacity message when out is NULL: whatever capacity is claimed, a
+ * NULL buffer holds 0 values, and the message says 0. The argument
+ * messages, each exact. */
+static void test_capacity_and_argument_messages(void) {
+  size_t len = 77;
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  d.node = "s";
+  CHECK_STATUS(onnxshape_shape_run(15, &t234, NULL, NULL, 5, &len, &d),
+               ONNXSHAPE_ERR_BUFFER_TOO_SMALL);
+  CHECK_MESSAGE(d.message, "Shape-15 (node 's'): the output needs 3 values; the buffer holds 0");
+  CHECK_I64(len, 77);
+  static const int versions[] = {1, 13, 15, 19, 21, 23, 24, 25};
+  for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
+    char want[96];
+    CHECK_STATUS(onnxshape_shape_run(versions[i], &t234, NULL, NULL, 0, &len, &d),
+                 ONNXSHAPE_ERR_BUFFER_TOO_SMALL);
+    snprintf(want, sizeof want, "Shape-%d (node 's'): the output needs 3 values; the buffer holds 0",
+             versions[i]);
+    CHECK_MESSAGE(d.message, want);
+  }
+  CHECK_I64(len, 77);
+  d.node = NULL;
+  int64_t out[3] = {-9, -9, -9};
+  CHECK_STATUS(onnxshape_shape_run(15, NULL, NULL, out, 3, &len, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(d.message, "Shape-15: data, its dims and the length pointer must not be NULL");
+  CHECK_STATUS(onnxshape_shape_infer(19, 1, 3, NULL, NULL, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_MESSAGE(d.message, "Shape-19: no place to write the output length");
+  CHECK_I64(out[0], -9);
+}
+
 RUN_TESTS(TEST_ENTRY(test_onnx_page_examples), TEST_ENTRY(test_onnx_backend_cases),
           TEST_ENTRY(test_sonnx_examples), TEST_ENTRY(test_clamping_rules),
           TEST_ENTRY(test_scalar_and_empty_inputs), TEST_ENTRY(test_attributes_per_version),
-          TEST_ENTRY(test_every_type_every_version), TEST_ENTRY(test_buffers_and_invalid_inputs))
+          TEST_ENTRY(test_every_type_every_version), TEST_ENTRY(test_buffers_and_invalid_inputs),
+          TEST_ENTRY(test_capacity_and_argument_messages))

@@ -347,6 +347,9 @@ onnxshape_status onnxshape__reshape_check_known(int version, int32_t type, const
                                                size_t shape_len, size_t in_rank,
                                                const onnxshape_reshape_attrs *attrs,
                                                onnxshape_diag *diag) {
+  /* A success leaves diag empty, as the entry points do (DIAG-STATE); with
+   * type 0 no entry check would clear a message of an earlier call. */
+  onnxshape__diag_clear(diag);
   onnxshape_status st = ONNXSHAPE_OK;
   if (type != 0) {
     st = onnxshape__enter(ONNXSHAPE_OP_RESHAPE, version, type, diag);

@@ -59,7 +59,9 @@ onnxshape_status onnxshape__reshape_allowzero(int version, const onnxshape_resha
  * second -1, a 0 past the data's rank) and allowzero=1 with a 0 and a -1,
  * with the kernels' statuses and messages. A value that is not known is
  * given as 1, which none of these rules rejects; in_rank is SIZE_MAX when the
- * data's rank is not known. */
+ * data's rank is not known. On success diag (when given) is left empty, as
+ * the kernels' entry points leave it (DIAG-STATE): a message of an earlier
+ * failure never survives, whether or not the type is known. */
 /*@ requires shape_len == 0 || \valid_read(shape + (0 .. shape_len - 1));
     requires shape_len < NO_INDEX;
     requires attrs == \null || \valid_read(attrs);

@@ -901,3 +901,62 @@ write("invalid_ops_function.onnx", fn_model(
      node("Gelu", ["x"], ["z"], name="gelu_ok")],
     [early_fn], [value_info("x", "float", [2])],
     [value_info("y", "float"), value_info("z", "float")], opset=21))
+# Shape's start of the wrong type, in every version that has start and end
+# (15 and later): the message names start, not end (issue 33).
+for v in (15, 19, 21, 23, 24, 25):
+    write("shape_start_float_%d.onnx" % v,
+          model([node("Shape", ["x"], ["y"], [attr("start", A_FLOAT, 1.0)], name="sh")],
+                [value_info("x", "float", [2])], [value_info("y", "int64")], opset=v))
+# A scalar target (an empty shape) for data of 24 elements, and of 0.
+write("scalar_target.onnx",
+      model([node("Constant", [], ["s"], [attr("value_ints", A_INTS, [])]),
+             node("Reshape", ["x", "s"], ["y"], name="to_scalar")],
+            [value_info("x", "float")], [value_info("y", "float")], opset=14))
+write("x0.pb", tensor("x", "float", [2, 0, 4], raw=b""))
+# A model without graph inputs, for --input's message (issue 33).
+write("no_inputs.onnx",
+      model([node("Constant", [], ["c"], [attr("value_ints", A_INTS, [2, 3])]),
+             node("Shape", ["c"], ["y"], name="sh")], [], [value_info("y", "int64")], opset=15))
+# Portability findings of check: Shape's start outside [-r, r] (D6); allowzero=1
+# with a target computed at run time, and with a known 0 beside a value that
+# may be -1 (D1).
+write("portability_risks.onnx",
+      model([node("Shape", ["x"], ["s"], [attr("start", A_INT, 5)], name="far_start"),
+             node("Reshape", ["x", "t"], ["r1"], [attr("allowzero", A_INT, 1)], name="runtime_target"),
+             node("Shape", ["x"], ["d"], name="dims"),
+             node("Gather", ["d", "zero"], ["d0"], [attr("axis", A_INT, 0)], name="first_dim"),
+             node("Sub", ["d0", "one"], ["m"], name="minus"),
+             node("Concat", ["zero1", "m"], ["t2"], [attr("axis", A_INT, 0)], name="zero_and_any"),
+             node("Reshape", ["x", "t2"], ["r2"], [attr("allowzero", A_INT, 1)], name="known_zero")],
+            [value_info("x", "float", ["N", 3]), value_info("t", "int64", [2])],
+            [value_info("s", "int64"), value_info("r1", "float"), value_info("r2", "float")],
+            initializers=[tensor("zero", "int64", [1], raw=struct.pack("<q", 0)),
+                          tensor("one", "int64", [1], raw=struct.pack("<q", 1)),
+                          tensor("zero1", "int64", [1], raw=struct.pack("<q", 0))],
+            opset=15))
+# SONNX's sparse findings of declarations (issue 33): a graph output that is
+# a sparse tensor, one that holds one (an optional), a value_info that holds
+# one (a sequence).
+write("sonnx_sparse_decls.onnx", model(
+    [node("Identity", ["sp"], ["so"], name="i1"), node("Identity", ["sp"], ["sq"], name="i2"),
+     node("Identity", ["sp"], ["sv"], name="i3"), node("Identity", ["sv"], ["y"], name="i4")],
+    [sp_input],
+    [value_info_of("so", sparse_type("float", [4])),
+     value_info_of("sq", optional_type(sparse_type("float", [4]))), value_info("y", "float")],
+    opset=15, graph_extra=f_bytes(13, value_info_of("sv", seq_type(sparse_type("float", [4]))))))
+# Twelve symbols of 16 letters, more than --dim's message lists.
+write("many_symbols.onnx", model(
+    [node("Shape", ["x"], ["y"], name="sh")],
+    [value_info("x", "float", ["symbol_number_%02d" % i for i in range(12)])],
+    [value_info("y", "int64")], opset=15))
+# 70 operators run does not execute, more than its message lists.
+write("seventy_ops.onnx", model(
+    [node("Op%02d" % i, ["x"], ["y%d" % i], name="n%d" % i, domain="com.example")
+     for i in range(70)],
+    [value_info("x", "float", [2])], [value_info("y0", "float")], opset=15,
+    extra_opsets=[("com.example", 1)]))
+# A sparse initializer that does not decode: check's sparse scan still finds
+# it, unnamed (issue 33).
+write("sparse_garbage.onnx", f_int(1, 8) + f_bytes(8, f_str(1, "") + f_int(2, 13)) +
+      f_bytes(7, f_bytes(11, value_info("x", "float", [2])) + f_bytes(12, value_info("x", "float", [2])) +
+              f_bytes(15, b"\x0a\xff\xff\xff\xff\x0f")))
