@@ -234,6 +234,7 @@ static void test_provenance(void) {
   CHECK_STATUS(onnxshape_inference_find(inf, "zzzzzz", &at, &d), ONNXSHAPE_ERR_NOT_FOUND);
   CHECK_STR(d.message, "the model has no value named 'zzzzzz'");
   CHECK_STATUS(onnxshape_inference_find(NULL, "y", &at, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "inference_find: NULL argument");
   CHECK_STATUS(onnxshape_inference_find(inf, NULL, &at, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(onnxshape_inference_find(inf, "y", NULL, &d), ONNXSHAPE_ERR_INVALID_ARGUMENT);
   CHECK_I64(at, 2);

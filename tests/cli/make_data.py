@@ -896,6 +896,16 @@ write("gelu20.onnx", model([node("Gelu", ["x"], ["y"], name="gelu")],
 early_fn = function("Early", "custom", ["X"], ["Y"], [
     node("Gelu", ["X"], ["g"], name="gelu"),
     node("FooBar", ["g"], ["Y"], name="foo")], opset=15)
+# A deprecated operator in a function's body, whose own import (opset 11)
+# counts: Upsample and Scatter there; the model's opset 9 has them both.
+old_fn = function("Old", "custom", ["X", "S", "I", "U"], ["Y", "Z"], [
+    node("Upsample", ["X", "S"], ["Y"], [attr("mode", A_STRING, b"nearest")], name="up"),
+    node("Scatter", ["X", "I", "U"], ["Z"], name="sc")], opset=11)
+write("deprecated_function.onnx", fn_model(
+    [node("Old", ["x", "s", "i", "u"], ["y", "z"], domain="custom", name="call")],
+    [old_fn], [value_info("x", "float", [1, 2]), value_info("s", "float", [2]),
+               value_info("i", "int64", [1, 1]), value_info("u", "float", [1, 1])],
+    [value_info("y", "float"), value_info("z", "float")], opset=9))
 write("invalid_ops_function.onnx", fn_model(
     [node("Early", ["x"], ["y"], domain="custom", name="call"),
      node("Gelu", ["x"], ["z"], name="gelu_ok")],
