@@ -2,7 +2,9 @@
 /* infer --why NAME: the chain from a value back to where knowledge of it
  * stops (docs/cli.md, "infer --why"): the value, then each input of its
  * node that is not fully known, depth first, down to a node that is not
- * evaluated, a graph input, the budget or a node certain to fail. Each
+ * evaluated, a graph input, the budget or a node certain to fail. A value
+ * not known even up to symbols follows only its inputs known less than
+ * that ("every input known" up to symbols: its own rule stopped). Each
  * value is printed once and each node's inputs are looked at once, so the
  * work is linear in the model's values and node inputs. */
 #include <stdint.h>
@@ -14,6 +16,23 @@
 
 /* Indentation stops growing at this depth; deeper steps say their depth. */
 enum { DEPTH_SHOWN = 16, SYMBOLS_SHOWN = 8 };
+/* put_step's `open`: the node's inputs are each known up to symbols, shown
+ * one level and not followed (OPEN_SYMBOLIC); such an input (OPEN_LEAF). */
+enum { OPEN_SYMBOLIC = -2, OPEN_LEAF = -3 };
+
+/* 1 when v is known up to symbols: its type, its rank, every dim a number
+ * or an expression and, for an integer or bool value analysis follows,
+ * every element it lists a number or an expression. */
+static int known_in_symbols(const onnxshape_value_info *v) {
+  if (v->type == 0 || !v->rank_known) return 0;
+  for (size_t k = 0; k < v->rank; k++) {
+    if (v->dims[k] < 0 && (v->params == NULL || v->params[k] == NULL)) return 0;
+  }
+  for (size_t k = 0; k < v->n_values; k++) {
+    if (!v->values[k].known && v->values[k].param == NULL) return 0;
+  }
+  return 1;
+}
 
 /* 1 when everything of v is known: its type, every dim a number and, for
  * an integer or bool value of at most 1024 elements (whose elements
@@ -185,7 +204,9 @@ static void put_step(const onnxshape_value_info *v, size_t depth, long parent, l
   case ONNXSHAPE_ORIGIN_EVALUATED:
     if (v->declaration_used) fputs("; its declaration filled in what evaluation left unknown", stdout);
     if (open == 0 && !fully_known(v)) fputs("; every input known", stdout);
-    if (open < 0) fputs("; its node's inputs are above", stdout);
+    if (open == OPEN_SYMBOLIC) fputs("; every input known up to symbols", stdout);
+    if (open == OPEN_LEAF) fputs("; known up to symbols (not followed)", stdout);
+    if (open == -1) fputs("; its node's inputs are above", stdout);
     break;
   case ONNXSHAPE_ORIGIN_DECLARED:
     fputs(": not evaluated, outputs taken from the declaration", stdout);
@@ -214,8 +235,10 @@ int cli_why(const onnxshape_inference *inf, size_t at, int json, const char *mod
   size_t *depth = malloc(n * sizeof *depth);
   long *parent = malloc(n * sizeof *parent);
   unsigned char *seen = calloc(n, 1);
+  unsigned char *leaves = calloc(n, 1);
   node_set nodes = {calloc(cap, sizeof(const size_t *)), cap - 1};
-  int ok = stack != NULL && depth != NULL && parent != NULL && seen != NULL && nodes.slot != NULL;
+  int ok = stack != NULL && depth != NULL && parent != NULL && seen != NULL && leaves != NULL &&
+           nodes.slot != NULL;
   if (ok && json) {
     fputc('{', stdout);
     cli_put_model_key(model);
@@ -231,6 +254,7 @@ int cli_why(const onnxshape_inference *inf, size_t at, int json, const char *mod
   if (ok) {
     stack[top] = at;
     depth[top] = 0;
+    leaves[top] = 0;
     parent[top++] = -1;
     seen[at] = 1;
   }
@@ -238,20 +262,37 @@ int cli_why(const onnxshape_inference *inf, size_t at, int json, const char *mod
     top--;
     size_t i = stack[top], d = depth[top];
     long from = parent[top];
+    int leaf = leaves[top];
     const onnxshape_value_info *v = onnxshape_inference_get(inf, i);
     long open = 0;
-    int expand = goes_on(v) && node_set_add(&nodes, v->inputs);
-    if (goes_on(v) && !expand) open = -1;
+    int expand = !leaf && goes_on(v) && node_set_add(&nodes, v->inputs);
+    if (!leaf && goes_on(v) && !expand) open = -1;
+    /* Inputs known up to symbols explain a value known up to symbols (the
+     * chain then leads to the inputs that declare them). Where v is not
+     * known even so and an input is known less, only those are followed;
+     * where every input is known up to symbols, v's own rule stopped: they
+     * are shown, one level, not followed. */
+    int symbolic_only = !known_in_symbols(v);
+    for (size_t k = 0; expand && symbolic_only && k < v->n_inputs; k++) {
+      size_t j = v->inputs[k];
+      const onnxshape_value_info *u = j < n ? onnxshape_inference_get(inf, j) : NULL;
+      if (u != NULL && !fully_known(u) && !known_in_symbols(u)) symbolic_only = 0;
+    }
     for (size_t k = v->n_inputs; expand && k-- > 0;) {
       size_t j = v->inputs[k];
       if (j >= n || fully_known(onnxshape_inference_get(inf, j))) continue;
+      int symbolic = known_in_symbols(onnxshape_inference_get(inf, j));
+      if (!known_in_symbols(v) && symbolic && !symbolic_only) continue;
       open++;
       if (seen[j]) continue;
       seen[j] = 1;
       stack[top] = j;
       depth[top] = d + 1;
+      leaves[top] = (unsigned char)(symbolic_only && !known_in_symbols(v));
       parent[top++] = steps;
     }
+    if (open > 0 && symbolic_only && !known_in_symbols(v)) open = OPEN_SYMBOLIC;
+    if (leaf && goes_on(v)) open = OPEN_LEAF;
     put_step(v, d, from, open, json, steps == 0);
     steps++;
   }
@@ -260,6 +301,7 @@ int cli_why(const onnxshape_inference *inf, size_t at, int json, const char *mod
   free(depth);
   free(parent);
   free(seen);
+  free(leaves);
   free(nodes.slot);
   return ok;
 }

@@ -433,7 +433,8 @@ write("analysis.onnx", model(analysis_nodes,
 # Size.
 # NonZero (evaluated; its count a symbol of its own) -> Shape: every input
 # known. y -> Reshape to [-1]: stops at y. A Reshape to a declared target of
-# unknown values ([?,?,?]) whose own declaration fills in [N,4,3].
+# unknown values ([?,?,?]) whose own declaration fills in [N,4,3]. x + m:
+# only m (not known even up to symbols) is why, not x.
 y_any = value_info_of("y", f_bytes(1, f_int(1, 1) + f_bytes(2, f_bytes(1, b"") + f_bytes(1, f_int(1, 5)))))
 write("why.onnx", model(
     [node("Accumulate", ["z", "axis0"], ["cs"], domain="com.example", name="cumsum"),
@@ -445,10 +446,11 @@ write("why.onnx", model(
      node("Shape", ["nz"], ["nz_shape"], name="nz_shape"),
      node("Reshape", ["y", "flat"], ["flat_y"], name="flat_y"),
      node("Accumulate", ["three", "axis0"], ["t2"], domain="com.example", name="cumsum_target"),
-     node("Reshape", ["x", "t2"], ["r2"], name="reshape_declared")],
+     node("Reshape", ["x", "t2"], ["r2"], name="reshape_declared"),
+     node("Add", ["x", "m"], ["xm"], name="add_xm")],
     [value_info("x", "float", ["N", 3, 4]), y_any, value_info("z", "float", [2, 6])],
     [value_info("r1", "float"), value_info("size_m", "int64"), value_info("nz_shape", "int64"),
-     value_info("flat_y", "float"), value_info("r2", "float")],
+     value_info("flat_y", "float"), value_info("r2", "float"), value_info("xm", "float")],
     initializers=[i64("axis0", [0], []), i64("flat", [-1]), i64("three", [1, 1, 1])], opset=14,
     extra_opsets=[("com.example", 1)],
     graph_extra=(f_bytes(13, value_info("cs", "float", [2, "K"])) +
