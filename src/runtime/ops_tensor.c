@@ -256,8 +256,8 @@ static int eval_pad(an_ctx *c, const graph_node *n) {
 
 /* Marks in `mark` (r entries) the axes a reduction of x removes: the list
  * (attribute before `since`, input 1 from it; every axis when absent or,
- * from `since`, empty, unless noop_with_empty_axes) with negatives from
- * version 11. *noop: the node is the identity. 1; 0 when the axes are not
+ * from `since`, empty, unless noop_with_empty_axes), negatives counting
+ * from the end. *noop: the node is the identity. 1; 0 when the axes are not
  * known; -1 when they are not valid (an error at run time). */
 static int reduce_axes(an_ctx *c, const graph_node *n, int since, size_t r, unsigned char *mark,
                        int *noop) {
@@ -274,7 +274,10 @@ static int reduce_axes(an_ctx *c, const graph_node *n, int since, size_t r, unsi
   }
   memset(mark, 0, r);
   for (size_t i = 0; i < na; i++) {
-    int64_t a = an_norm_axis(axes[i], r, n->version >= 11);
+    /* negative axes count from the end in every version: from 11 the
+     * specification says so; before, it is silent, and onnx's inference
+     * and onnxruntime count them so (divergences.md D13) */
+    int64_t a = an_norm_axis(axes[i], r, 1);
     if (a < 0 || mark[a]) return -1;
     mark[a] = 1;
   }
