@@ -243,7 +243,174 @@ static void test_bounds_and_work(void) {
   CHECK(an_expr_mul(x, sum, sum).e == NULL);
 }
 
+/* One fixed sequence of expressions (the steps of a model's dims): out[i]
+ * its values. */
+#define SWEEP_STEPS 24
+static void sweep_steps(an_exprs *x, an_val *out) {
+  an_val n = an_expr_symbol(x, "N"), m = an_expr_symbol(x, "M"), h = an_expr_symbol(x, "H");
+  an_val k = an_expr_fresh(x, "k");
+  out[0] = n;
+  out[1] = an_expr_add(x, an_expr_mul(x, n, an_val_num(3)), m);
+  out[2] = an_expr_sub(x, out[1], an_expr_mul(x, m, m));
+  out[3] = an_expr_mul(x, an_expr_add(x, n, an_val_num(1)), an_expr_add(x, m, h));
+  out[4] = an_expr_floor_div(x, an_expr_add(x, h, an_val_num(5)), 2);
+  out[5] = an_expr_ceil_div(x, an_expr_sub(x, h, an_val_num(1)), 3);
+  out[6] = an_expr_mod(x, an_expr_add(x, n, m), 4);
+  out[7] = an_expr_div_exact(x, an_expr_mul(x, out[3], an_val_num(6)), an_val_num(3));
+  out[8] = an_expr_min(x, n, m);
+  out[9] = an_expr_max(x, an_expr_min(x, n, an_val_num(4)), an_expr_min(x, n, m));
+  out[10] = an_expr_add(x, out[8], out[9]);
+  out[11] = an_expr_mul(x, out[4], out[5]);
+  out[12] = an_expr_floor_div(x, out[11], 5);
+  out[13] = an_expr_max(x, an_expr_floor_div(x, n, 2), an_expr_ceil_div(x, n, 2));
+  out[14] = an_expr_add(x, k, an_expr_mul(x, k, n));
+  out[15] = an_expr_div_exact(x, out[14], an_expr_add(x, n, an_val_num(1)));
+  out[16] = an_expr_mod(x, an_expr_mul(x, h, an_val_num(6)), 4);
+  out[17] = an_expr_min(x, an_expr_add(x, n, an_val_num(2)), an_expr_add(x, n, an_val_num(5)));
+  out[18] = an_expr_sub(x, out[3], out[3]);
+  out[19] = an_expr_mul(x, an_expr_mul(x, n, m), an_expr_mul(x, h, n));
+  out[20] = an_expr_div_exact(x, out[19], an_expr_mul(x, n, n));
+  out[21] = an_expr_add(x, an_expr_max(x, h, m), an_expr_min(x, h, m));
+  out[22] = an_expr_floor_div(x, an_expr_add(x, out[21], out[13]), 7);
+  out[23] = an_expr_mul(x, out[22], an_expr_mod(x, out[22], 3));
+}
+
+/* covers: ANALYSIS-EXPR LIMIT-ANALYSIS-WORK */
+static void test_budget_sweep(void) {
+  /* with every budget from none to enough, each value is the one an
+   * unlimited budget gives (same text) or not known: a budget that runs
+   * out mid-way never leaves a wrong expression behind */
+  char want[SWEEP_STEPS][256];
+  an_val full[SWEEP_STEPS];
+  an_exprs *x = fresh_exprs();
+  sweep_steps(x, full);
+  for (int i = 0; i < SWEEP_STEPS; i++) {
+    const char *t = an_expr_text(x, full[i]);
+    CHECK(t != NULL && strlen(t) < sizeof want[i]);
+    snprintf(want[i], sizeof want[i], "%s", t != NULL ? t : "");
+  }
+  TEXT(x, full[7], "2*H*N + 2*M*N + 2*H + 2*M");
+  TEXT(x, full[12], "-floor((H + 1)/2) + floor((floor((H + 1)/2)*ceil((H + 2)/3) + 4*floor((H + 1)/2) + "
+                    "2*ceil((H + 2)/3) + 3)/5) - 1");
+  TEXT(x, full[15], "k");
+  TEXT(x, full[16], "mod(2*H, 4)");
+  TEXT(x, full[17], "N + 2");
+  TEXT(x, full[18], "0");
+  TEXT(x, full[20], "H*M");
+  int complete = 0;
+  for (uint64_t b = 0; b < 100000 && !complete; b++) {
+    an_val got[SWEEP_STEPS];
+    x = fresh_exprs();
+    budget = b;
+    sweep_steps(x, got);
+    budget = UINT64_MAX;
+    complete = 1;
+    for (int i = 0; i < SWEEP_STEPS; i++) {
+      if (!got[i].known && got[i].e == NULL) {
+        complete = 0;
+        continue;
+      }
+      const char *t = an_expr_text(x, got[i]);
+      if (t == NULL || strcmp(t, want[i]) != 0) {
+        printf("budget %llu, step %d: %s, want %s\n", (unsigned long long)b, i, t != NULL ? t : "(none)",
+               want[i]);
+        CHECK(0);
+        return;
+      }
+    }
+  }
+  CHECK(complete);
+}
+
+/* covers: ANALYSIS-EXPR */
+static void test_numbers_and_overflow(void) {
+  an_exprs *x = fresh_exprs();
+  an_val n = an_expr_symbol(x, "N");
+  /* numbers past int64 are not known, never wrapped */
+  CHECK(!an_expr_add(x, an_val_num(INT64_MAX), an_val_num(1)).known);
+  CHECK(!an_expr_sub(x, an_val_num(INT64_MIN), an_val_num(1)).known);
+  CHECK(!an_expr_mul(x, an_val_num(INT64_MAX), an_val_num(2)).known);
+  /* a product with 0 is 0, whatever the other side */
+  an_val z = an_expr_mul(x, n, an_val_num(0));
+  CHECK(z.known && z.v == 0);
+  z = an_expr_mul(x, an_val_num(0), an_expr_add(x, n, an_val_num(1)));
+  CHECK(z.known && z.v == 0);
+  /* a / a is 1; by 0, or a number by an expression, not known */
+  an_val n1 = an_expr_add(x, n, an_val_num(1));
+  an_val one = an_expr_div_exact(x, n1, n1);
+  CHECK(one.known && one.v == 1);
+  CHECK(an_expr_div_exact(x, n1, an_val_num(0)).e == NULL && !an_expr_div_exact(x, n1, an_val_num(0)).known);
+  CHECK(!an_expr_div_exact(x, an_val_num(6), n).known && an_expr_div_exact(x, an_val_num(6), n).e == NULL);
+  CHECK(an_expr_div_exact(x, an_val_num(12), an_val_num(4)).v == 3);
+  CHECK(!an_expr_div_exact(x, an_val_num(13), an_val_num(4)).known);
+  CHECK(!an_expr_div_exact(x, an_val_num(INT64_MIN), an_val_num(-1)).known);
+  /* unknown operands give unknown results */
+  CHECK(an_expr_add(x, an_val_unknown(), n).e == NULL && an_expr_min(x, n, an_val_unknown()).e == NULL);
+  CHECK(an_expr_floor_div(x, an_val_unknown(), 2).e == NULL);
+  CHECK(!an_expr_same(x, an_val_unknown(), an_val_unknown()));
+  CHECK(!an_expr_differ(x, an_val_unknown(), n));
+  /* negative numbers in the text */
+  TEXT(x, an_val_num(-12), "-12");
+}
+
+/* The values of the sweep's symbols: N 5, M 7, H 11, k 2. */
+static int bind_sweep(void *ctx, const char *name, int64_t *v) {
+  (void)ctx;
+  if (strcmp(name, "N") == 0) *v = 5;
+  else if (strcmp(name, "M") == 0) *v = 7;
+  else if (strcmp(name, "H") == 0) *v = 11;
+  else if (strcmp(name, "k") == 0) *v = 2;
+  else return 0;
+  return 1;
+}
+
+/* covers: ANALYSIS-EXPR */
+static void test_eval_atoms(void) {
+  an_exprs *x = fresh_exprs();
+  an_val v[SWEEP_STEPS];
+  sweep_steps(x, v);
+  /* each step at N 5, M 7, H 11, k 2, worked out by hand */
+  static const int64_t want[SWEEP_STEPS] = {
+      5,                 /* N */
+      22,                /* 3N + M */
+      22 - 49,           /* 3N + M - M*M */
+      6 * 18,            /* (N + 1)(M + H) */
+      8,                 /* floor((H + 5)/2) */
+      4,                 /* ceil((H - 1)/3) = ceil(10/3) */
+      0,                 /* (N + M) mod 4 = 12 mod 4 */
+      2 * 6 * 18,        /* 6(N + 1)(M + H)/3 */
+      5,                 /* min(N, M) */
+      5,                 /* max(min(N, 4), min(N, M)) = max(4, 5) */
+      10,                /* the two above */
+      32,                /* 8 * 4 */
+      6,                 /* floor(32/5) */
+      3,                 /* max(floor(5/2), ceil(5/2)) */
+      12,                /* k + k*N */
+      2,                 /* (k + kN)/(N + 1) */
+      2,                 /* 66 mod 4 */
+      7,                 /* min(N + 2, N + 5) */
+      0,                 /* a - a */
+      5 * 7 * 11 * 5,    /* N*M*H*N */
+      7 * 11,            /* that / N^2 */
+      11 + 7,            /* max(H, M) + min(H, M) */
+      (18 + 3) / 7,      /* floor((18 + 3)/7) */
+      3 * 0,             /* 3 * (3 mod 3) */
+  };
+  for (int i = 0; i < SWEEP_STEPS; i++) {
+    int64_t got = -1;
+    int ok = v[i].known ? (got = v[i].v, 1) : an_expr_eval(v[i], bind_sweep, NULL, &got);
+    if (!ok || got != want[i]) printf("step %d: %lld, want %lld\n", i, (long long)got, (long long)want[i]);
+    CHECK(ok && got == want[i]);
+  }
+  /* a symbol without a value, or a result past int64: not evaluated */
+  int64_t out;
+  CHECK(!an_expr_eval(an_expr_add(x, an_expr_symbol(x, "Q"), an_val_num(1)), bind_sweep, NULL, &out));
+  an_val big = an_expr_mul(x, an_expr_symbol(x, "H"), an_val_num(INT64_MAX / 4));
+  CHECK(!an_expr_eval(big, bind_sweep, NULL, &out));
+}
+
 RUN_TESTS(TEST_ENTRY(test_canonical_forms), TEST_ENTRY(test_division_by_constants),
           TEST_ENTRY(test_min_max), TEST_ENTRY(test_merged_symbols),
           TEST_ENTRY(test_eval_and_fresh), TEST_ENTRY(test_bounds_and_work),
-          TEST_ENTRY(test_sign), TEST_ENTRY(test_text_limits), TEST_ENTRY(test_held_names))
+          TEST_ENTRY(test_sign), TEST_ENTRY(test_text_limits), TEST_ENTRY(test_held_names),
+          TEST_ENTRY(test_budget_sweep), TEST_ENTRY(test_numbers_and_overflow), TEST_ENTRY(test_eval_atoms))

@@ -690,6 +690,7 @@ an_val an_expr_div_exact(an_exprs *x, an_val a, an_val b) {
   memcpy(p.t[0].atoms, a.e->terms[0].atoms, p.t[0].n * sizeof p.t[0].atoms[0]);
   p.n = 1;
   lead_a = intern(x, &p);
+  if (!is_value(lead_a)) return an_val_unknown(); /* out of budget or memory */
   an_val q = div_monomial(x, lead_a, eb->terms[0].coef, eb->terms[0].atoms, eb->terms[0].n);
   if (!is_value(q)) return an_val_unknown();
   an_val back = an_expr_mul(x, q, b);
