@@ -20,13 +20,34 @@ enum { DEPTH_SHOWN = 16, SYMBOLS_SHOWN = 8 };
  * one level and not followed (OPEN_SYMBOLIC); such an input (OPEN_LEAF). */
 enum { OPEN_SYMBOLIC = -2, OPEN_LEAF = -3 };
 
+/* 1 for the integer and bool types, whose elements analysis follows. */
+static int has_elements(int32_t type) {
+  switch (type) {
+  case ONNXSHAPE_TYPE_BOOL: case ONNXSHAPE_TYPE_UINT8: case ONNXSHAPE_TYPE_INT8:
+  case ONNXSHAPE_TYPE_UINT16: case ONNXSHAPE_TYPE_INT16: case ONNXSHAPE_TYPE_INT32:
+  case ONNXSHAPE_TYPE_UINT32: case ONNXSHAPE_TYPE_INT64: case ONNXSHAPE_TYPE_UINT64:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 /* 1 when v is known up to symbols: its type, its rank, every dim a number
- * or an expression and, for an integer or bool value analysis follows,
- * every element it lists a number or an expression. */
+ * or an expression and, for an integer or bool value of at most 1024
+ * elements (a count of numbers), every element a number or an
+ * expression. */
 static int known_in_symbols(const onnxshape_value_info *v) {
   if (v->type == 0 || !v->rank_known) return 0;
+  uint64_t count = 1;
   for (size_t k = 0; k < v->rank; k++) {
     if (v->dims[k] < 0 && (v->params == NULL || v->params[k] == NULL)) return 0;
+    /* the count, or 1025 past 1024 or where a dim is an expression */
+    uint64_t d = v->dims[k] < 0 ? 1025 : (uint64_t)v->dims[k];
+    if (count != 0) count = d == 0 ? 0 : count > 1024 || d > 1024 ? 1025 : count * d;
+  }
+  if (v->value == NULL && has_elements(v->type) && count >= 1 && count <= 1024 &&
+      v->n_values != count) {
+    return 0;
   }
   for (size_t k = 0; k < v->n_values; k++) {
     if (!v->values[k].known && v->values[k].param == NULL) return 0;
@@ -46,15 +67,7 @@ static int fully_known(const onnxshape_value_info *v) {
     uint64_t d = (uint64_t)v->dims[k];
     if (count != 0) count = d == 0 ? 0 : count > 1024 || d > 1024 ? 1025 : count * d;
   }
-  if (v->value != NULL) return 1;
-  switch (v->type) {
-  case ONNXSHAPE_TYPE_BOOL: case ONNXSHAPE_TYPE_UINT8: case ONNXSHAPE_TYPE_INT8:
-  case ONNXSHAPE_TYPE_UINT16: case ONNXSHAPE_TYPE_INT16: case ONNXSHAPE_TYPE_INT32:
-  case ONNXSHAPE_TYPE_UINT32: case ONNXSHAPE_TYPE_INT64: case ONNXSHAPE_TYPE_UINT64:
-    break;
-  default:
-    return 1;
-  }
+  if (v->value != NULL || !has_elements(v->type)) return 1;
   if (count > 1024 || count == 0) return 1;
   if (v->n_values != count) return 0;
   for (size_t k = 0; k < v->n_values; k++) {
