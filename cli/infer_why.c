@@ -16,9 +16,10 @@
 
 /* Indentation stops growing at this depth; deeper steps say their depth. */
 enum { DEPTH_SHOWN = 16, SYMBOLS_SHOWN = 8 };
-/* put_step's `open`: the node's inputs are each known up to symbols, shown
+/* put_step's `open`: another output of the node explained its inputs above
+ * (OPEN_ABOVE); the node's inputs are each known up to symbols, shown
  * one level and not followed (OPEN_SYMBOLIC); such an input (OPEN_LEAF). */
-enum { OPEN_SYMBOLIC = -2, OPEN_LEAF = -3 };
+enum { OPEN_ABOVE = -1, OPEN_SYMBOLIC = -2, OPEN_LEAF = -3 };
 
 /* 1 for the integer and bool types, whose elements analysis follows. */
 static int has_elements(int32_t type) {
@@ -219,7 +220,7 @@ static void put_step(const onnxshape_value_info *v, size_t depth, long parent, l
     if (open == 0 && !fully_known(v)) fputs("; every input known", stdout);
     if (open == OPEN_SYMBOLIC) fputs("; every input known up to symbols", stdout);
     if (open == OPEN_LEAF) fputs("; known up to symbols (not followed)", stdout);
-    if (open == -1) fputs("; its node's inputs are above", stdout);
+    if (open == OPEN_ABOVE) fputs("; its node's inputs are above", stdout);
     break;
   case ONNXSHAPE_ORIGIN_DECLARED:
     fputs(": not evaluated, outputs taken from the declaration", stdout);
@@ -279,7 +280,7 @@ int cli_why(const onnxshape_inference *inf, size_t at, int json, const char *mod
     const onnxshape_value_info *v = onnxshape_inference_get(inf, i);
     long open = 0;
     int expand = !leaf && goes_on(v) && node_set_add(&nodes, v->inputs);
-    if (!leaf && goes_on(v) && !expand) open = -1;
+    if (!leaf && goes_on(v) && !expand) open = OPEN_ABOVE;
     /* Inputs known up to symbols explain a value known up to symbols (the
      * chain then leads to the inputs that declare them). Where v is not
      * known even so and an input is known less, only those are followed;
