@@ -5,6 +5,7 @@
  * with the profile, the SONNX profile's findings; each with the rule id and
  * severity the library gives (docs/cli.md, "Rules"). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -148,13 +149,10 @@ int cli_check(int argc, char **argv) {
     which = ONNXSHAPE_CHECK_SONNX;
   }
   if (n_models == 0) return cli_usage_error("%s", "check needs a MODEL");
-  for (size_t k = 0; k < n_models; k++) {
-    /* The library checks a model file (onnxshape_model_check_file()); a
-     * check of bytes in memory for every profile is not in its API yet. */
-    if (cli_is_stdin(models[k])) {
-      return cli_usage_error("%s", "check reads its MODELs from files; '-' (standard input) is "
-                                   "for infer and run");
-    }
+  size_t from_stdin = 0;
+  for (size_t k = 0; k < n_models; k++) from_stdin += cli_is_stdin(models[k]);
+  if (from_stdin > 1) {
+    return cli_usage_error("%s", "standard input ('-') can be read once per call");
   }
   check_view cv = {profile, which, json, strict, select, ignore};
   /* Each model in turn, every line naming it; the exit status is the
@@ -176,11 +174,27 @@ static int check_one(const char *model, const check_view *cv) {
   onnxshape_profile_report *r = NULL;
   onnxshape_diag d;
   onnxshape_diag_init(&d);
-  onnxshape_status st = onnxshape_model_check_file(model, which, &r, &d);
-  if (st != ONNXSHAPE_OK) {
-    if (st == ONNXSHAPE_ERR_IO || st == ONNXSHAPE_ERR_MALFORMED) cli_error("%s", d.message);
-    else cli_error("%s: %s", cli_shown(model), d.message);
-    return cli_exit_for(st);
+  onnxshape_status st;
+  if (cli_is_stdin(model)) {
+    /* read whole, then checked as a file's bytes (no external data) */
+    unsigned char *bytes = NULL;
+    size_t len = 0;
+    int rc = cli_read_stdin(&bytes, &len);
+    if (rc != EXIT_OK) return rc;
+    st = onnxshape_model_check(bytes, len, NULL, which, &r, &d);
+    free(bytes);
+    model = cli_display_name(model);
+    if (st != ONNXSHAPE_OK) {
+      cli_error("%s: %s", model, d.message);
+      return cli_exit_for(st);
+    }
+  } else {
+    st = onnxshape_model_check_file(model, which, &r, &d);
+    if (st != ONNXSHAPE_OK) {
+      if (st == ONNXSHAPE_ERR_IO || st == ONNXSHAPE_ERR_MALFORMED) cli_error("%s", d.message);
+      else cli_error("%s: %s", cli_shown(model), d.message);
+      return cli_exit_for(st);
+    }
   }
   size_t errors = 0, warnings = 0, sparse_left_out = 0, incomplete = 0;
   for (size_t i = 0; i < onnxshape_profile_count(r); i++) {

@@ -659,6 +659,23 @@ typedef enum onnxshape_check_profile {
   ONNXSHAPE_CHECK_SONNX = 1 /**< those and the SONNX profile's DEFAULT and SPARSE rules, as
                                  onnxshape_profile_check_sonnx() */
 } onnxshape_check_profile;
+/**
+ * Check the ONNX model in @p len bytes (read whole into memory, as from a
+ * pipe) for the findings of @p profile: the same findings, in the same
+ * order, as onnxshape_model_check_file() gives for a file holding those
+ * bytes. The library copies what it keeps; @p bytes may be freed on return.
+ * @param[in]  base_dir  where external data resolves, or NULL (a model
+ *                       naming external data is then an error)
+ * @param[out] out       the report (free with onnxshape_profile_free()),
+ *                       also when it holds no finding
+ * @return as onnxshape_profile_check_sonnx(); ONNXSHAPE_ERR_INVALID_ARGUMENT
+ *         also for a @p profile that is not an onnxshape_check_profile.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_model_check(const void *bytes, size_t len,
+                                                    const char *base_dir,
+                                                    onnxshape_check_profile profile,
+                                                    onnxshape_profile_report **out,
+                                                    onnxshape_diag *diag);
 /** Check the model file @p path (external data resolves in its directory)
  *  for the findings of @p profile; statuses as
  *  onnxshape_profile_check_sonnx_file(). */

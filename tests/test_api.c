@@ -529,6 +529,24 @@ static void test_profile_check(void) {
   CHECK_I64(f->severity, ONNXSHAPE_SEVERITY_ERROR);
   CHECK_STR(f->node, "r");
   onnxshape_profile_free(r);
+  /* The same bytes checked by onnxshape_model_check(): the profile's two
+   * findings, or, with the core rules, the DOMAIN finding alone. */
+  r = NULL;
+  CHECK_STATUS(onnxshape_model_check(bad.b, bad.n, NULL, ONNXSHAPE_CHECK_SONNX, &r, &d),
+               ONNXSHAPE_OK);
+  CHECK_I64(onnxshape_profile_count(r), 2);
+  CHECK_STR(onnxshape_profile_finding(r, 0)->id, "sonnx/default");
+  CHECK_STR(onnxshape_profile_finding(r, 1)->id, "domain");
+  onnxshape_profile_free(r);
+  r = NULL;
+  CHECK_STATUS(onnxshape_model_check(bad.b, bad.n, NULL, ONNXSHAPE_CHECK_CORE, &r, &d),
+               ONNXSHAPE_OK);
+  CHECK_I64(onnxshape_profile_count(r), 1);
+  CHECK_STR(onnxshape_profile_message(r, 0),
+            "Reshape-14 (node 'r'): shape[0] and shape[1] are both -1; at most one dimension can "
+            "be inferred (known without input data)");
+  CHECK_STR(d.message, "");
+  onnxshape_profile_free(r);
   CHECK_I64(onnxshape_profile_count(NULL), 0);
   CHECK(onnxshape_profile_message(NULL, 0) == NULL);
   onnxshape_profile_free(NULL);
@@ -1140,6 +1158,16 @@ static void test_argument_messages(void) {
   CHECK_STATUS(onnxshape_model_check_file("x.onnx", (onnxshape_check_profile)7, &rep, &d),
                ONNXSHAPE_ERR_INVALID_ARGUMENT);
   CHECK_STR(d.message, "model_check_file: unknown profile 7");
+  CHECK_STATUS(onnxshape_model_check(NULL, 3, NULL, ONNXSHAPE_CHECK_CORE, &rep, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "model_check: NULL argument");
+  CHECK_STATUS(onnxshape_model_check(garbage, sizeof garbage, NULL, ONNXSHAPE_CHECK_CORE, NULL, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "model_check: NULL argument");
+  CHECK_STATUS(onnxshape_model_check(garbage, sizeof garbage, NULL, (onnxshape_check_profile)-1,
+                                     &rep, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "model_check: unknown profile -1");
   /* Writing tensors. */
   static const int64_t three[] = {3}, negative[] = {-3}, huge[] = {(int64_t)1 << 62};
   const float f[3] = {1, 2, 3};

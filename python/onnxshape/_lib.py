@@ -195,7 +195,7 @@ _proto("onnxshape_inference_failure", ctypes.c_char_p, Inference_p, ctypes.c_siz
 _proto("onnxshape_inference_free", None, Inference_p)
 
 _proto("onnxshape_model_check_file", S, ctypes.c_char_p, ctypes.c_int, _P(Report_p), _P(Diag))
-_proto("onnxshape_profile_check_sonnx", S, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p,
+_proto("onnxshape_model_check", S, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_int,
        _P(Report_p), _P(Diag))
 _proto("onnxshape_profile_count", ctypes.c_size_t, Report_p)
 _proto("onnxshape_profile_finding", _P(Finding), Report_p, ctypes.c_size_t)

@@ -4,7 +4,6 @@ the content of `onnxshape infer --json` and `onnxshape check --json`
 (docs/cli.md, "JSON output") as dataclasses."""
 import ctypes
 import os
-import tempfile
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple, Union
 
@@ -313,9 +312,7 @@ def check(model, profile=None):
     --profile sonnx` (profile "sonnx") for ``model`` (a path, bytes or an
     onnx.ModelProto), as `check --json`. A model that cannot be loaded
     raises its onnxshape.Error. External data resolves beside a path; bytes
-    and ModelProtos must hold their data inline (without the profile they
-    are checked from a private temporary file: the library checks the core
-    rules on files)."""
+    and ModelProtos must hold their data inline."""
     if profile not in _PROFILES:
         raise ValueError(f"onnxshape: unknown profile {profile!r} (known: 'sonnx', or None)")
     kind, src = _model_source(model)
@@ -323,20 +320,10 @@ def check(model, profile=None):
         findings = _report(_lib.lib.onnxshape_model_check_file, _path_arg(src),
                            _PROFILES[profile])
         shown = src
-    elif profile == "sonnx":
-        buf = src  # bytes: passed in place (the library copies what it keeps)
-        findings = _report(_lib.lib.onnxshape_profile_check_sonnx, buf, len(src), None)
-        shown = None
     else:
-        # The core rules are checked on files only: load the bytes first (so
-        # that a model that cannot load raises its error without naming a
-        # temporary file), then check a private copy.
-        _lib.lib.onnxshape_model_free(load(src))
-        with tempfile.TemporaryDirectory(prefix="onnxshape-") as tmp:
-            path = os.path.join(tmp, "model.onnx")
-            with open(path, "wb") as f:
-                f.write(src)
-            findings = _report(_lib.lib.onnxshape_model_check_file, os.fsencode(path), 0)
+        # bytes: passed in place (the library copies what it keeps)
+        findings = _report(_lib.lib.onnxshape_model_check, src, len(src), None,
+                           _PROFILES[profile])
         shown = None
     errors = sum(f.severity == "error" for f in findings)
     return CheckResult(findings, CheckSummary(model=shown, profile=profile,

@@ -542,14 +542,10 @@ static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena
   return ONNXSHAPE_OK;
 }
 
-onnxshape_status onnxshape_profile_check_sonnx(const void *bytes, size_t len,
-                                               const char *base_dir,
-                                               onnxshape_profile_report **out,
-                                               onnxshape_diag *diag) {
-  if (out == NULL || (bytes == NULL && len > 0)) {
-    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, NULL, 0,
-                           "profile_check_sonnx: NULL argument", ONNXSHAPE__NO_ARGS);
-  }
+/* The check of @p len bytes in memory, its arguments valid. */
+static onnxshape_status check_bytes(const void *bytes, size_t len, const char *base_dir,
+                                    onnxshape_check_profile profile,
+                                    onnxshape_profile_report **out, onnxshape_diag *diag) {
   onnxshape_diag local;
   if (diag == NULL) {
     onnxshape_diag_init(&local);
@@ -560,9 +556,35 @@ onnxshape_status onnxshape_profile_check_sonnx(const void *bytes, size_t len,
   onnxshape_status st = onnxshape__model_decode(bytes, len, NULL, 0, &arena, &proto, diag);
   if (st != ONNXSHAPE_OK) return st;
   onnxshape__extdir ext = {base_dir, -1, NULL, 0, 0};
-  st = check_decoded(proto, arena, &ext, len, NULL, ONNXSHAPE_CHECK_SONNX, out, diag);
+  st = check_decoded(proto, arena, &ext, len, NULL, profile, out, diag);
   onnxshape__extdir_close(&ext);
   return st;
+}
+
+onnxshape_status onnxshape_model_check(const void *bytes, size_t len, const char *base_dir,
+                                       onnxshape_check_profile profile,
+                                       onnxshape_profile_report **out, onnxshape_diag *diag) {
+  if (out == NULL || (bytes == NULL && len > 0)) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, NULL, 0,
+                           "model_check: NULL argument", ONNXSHAPE__NO_ARGS);
+  }
+  if (profile != ONNXSHAPE_CHECK_CORE && profile != ONNXSHAPE_CHECK_SONNX) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, NULL, 0,
+                           "model_check: unknown profile {}",
+                           ONNXSHAPE__ARGS(ARG_INT((int)profile)));
+  }
+  return check_bytes(bytes, len, base_dir, profile, out, diag);
+}
+
+onnxshape_status onnxshape_profile_check_sonnx(const void *bytes, size_t len,
+                                               const char *base_dir,
+                                               onnxshape_profile_report **out,
+                                               onnxshape_diag *diag) {
+  if (out == NULL || (bytes == NULL && len > 0)) {
+    return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, NULL, 0,
+                           "profile_check_sonnx: NULL argument", ONNXSHAPE__NO_ARGS);
+  }
+  return check_bytes(bytes, len, base_dir, ONNXSHAPE_CHECK_SONNX, out, diag);
 }
 
 typedef struct check_request {
@@ -587,7 +609,8 @@ onnxshape_status onnxshape_model_check_file(const char *path, onnxshape_check_pr
   }
   if (profile != ONNXSHAPE_CHECK_CORE && profile != ONNXSHAPE_CHECK_SONNX) {
     return onnxshape__fail(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, NULL, 0,
-                           "model_check_file: unknown profile {}", ONNXSHAPE__ARGS(ARG_INT(profile)));
+                           "model_check_file: unknown profile {}",
+                           ONNXSHAPE__ARGS(ARG_INT((int)profile)));
   }
   check_request req = {profile, out};
   return onnxshape__model_file_decoded(path, check_decoded_file, &req, diag);

@@ -1,7 +1,9 @@
 # covers: CLI-BINDINGS ANALYSIS-JSON
 # '-' reads a model (infer, run) or a tensor (run -i -, -i NAME=-) from
 # standard input, whole, before parsing; it is named <stdin> in what is
-# printed; once per call; check refuses it; a file named '-' is ./-.
+# printed; once per call; check gives the same findings and exit status
+# for a model from standard input as for its file (external data aside:
+# only a model file names a directory); a file named '-' is ./-.
 "$ONNXSHAPE" infer --ops shape - < demo.onnx
 "$ONNXSHAPE" infer --why count - demo.onnx < demo.onnx
 "$ONNXSHAPE" infer --json --ops shape demo.onnx - < why.onnx | tail -1
@@ -19,6 +21,30 @@ echo "exit $?"
 echo "exit $?"
 "$ONNXSHAPE" check - < demo.onnx
 echo "exit $?"
+"$ONNXSHAPE" check - findings.onnx < findings.onnx
+echo "exit $?"
+"$ONNXSHAPE" check --profile sonnx --json - < findings.onnx | tail -1
+"$ONNXSHAPE" check - < garbage.onnx
+echo "exit $?"
+"$ONNXSHAPE" check - < ext/model.onnx
+echo "exit $?"
+"$ONNXSHAPE" check - - < demo.onnx
+echo "exit $?"
+same=0
+for m in *.onnx; do
+  for p in "" "--profile sonnx"; do
+    # shellcheck disable=SC2086 # $p is zero or two words
+    a=$("$ONNXSHAPE" check $p --json "$m" 2>/dev/null; echo "exit $?")
+    # shellcheck disable=SC2086
+    b=$("$ONNXSHAPE" check $p --json - < "$m" 2>/dev/null; echo "exit $?")
+    if [ "$(printf '%s' "$a" | sed "s|\"$m\"|M|g")" = "$(printf '%s' "$b" | sed 's|"<stdin>"|M|g')" ]; then
+      same=$((same + 1))
+    else
+      echo "check $p: $m differs from its standard input"
+    fi
+  done
+done
+echo "check: $same of the checks of every model here agree between file and standard input"
 cp demo.onnx ./-
 "$ONNXSHAPE" infer --ops shape ./- < /dev/null | tail -1
 rm -f ./-
