@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "../src/runtime/analysis.h"
 #include "../src/runtime/expr.h"
 
 static uint64_t budget;
@@ -409,7 +410,51 @@ static void test_eval_atoms(void) {
   CHECK(!an_expr_eval(big, bind_sweep, NULL, &out));
 }
 
-RUN_TESTS(TEST_ENTRY(test_canonical_forms), TEST_ENTRY(test_division_by_constants),
+/* covers: ANALYSIS-EXPR
+ * The lattice's invariants (asserted for every node output in debug
+ * builds) hold for what the expressions make and fail for what breaks
+ * them: a zero coefficient, terms out of order, a negative known dim, an
+ * element count the dims do not make, a number that is also an expression. */
+static void test_invariants(void) {
+  an_exprs *x = fresh_exprs();
+  an_val n = an_expr_symbol(x, "N"), s = an_expr_symbol(x, "S");
+  an_val sum = an_expr_add(x, an_expr_mul(x, n, s), an_expr_floor_div(x, n, 2));
+  CHECK(an_expr_canonical(n.e) && an_expr_canonical(sum.e));
+  CHECK(sum.e->n_terms == 2);
+  an_term swapped[2] = {sum.e->terms[1], sum.e->terms[0]};
+  an_expr bad = *sum.e;
+  bad.terms = swapped;
+  CHECK(!an_expr_canonical(&bad)); /* out of order */
+  swapped[0] = sum.e->terms[0];
+  swapped[1] = sum.e->terms[0];
+  CHECK(!an_expr_canonical(&bad)); /* a monomial twice */
+  swapped[1] = sum.e->terms[1];
+  swapped[1].coef = 0;
+  CHECK(!an_expr_canonical(&bad));
+  CHECK(!an_expr_canonical(NULL));
+  an_elem dims[2] = {an_num(2), n}, vals[3] = {an_num(7), sum, an_unknown()};
+  slot_info ok = {7, 1, 2, dims, 1, 3, vals, NULL};
+  CHECK(an_slot_sound(&ok)); /* N not known: any count */
+  dims[1] = an_num(3);
+  CHECK(!an_slot_sound(&ok)); /* 2*3 dims, 3 elements */
+  ok.n_vals = 0;
+  ok.vals_known = 0;
+  CHECK(an_slot_sound(&ok));
+  dims[0] = an_num(-1);
+  CHECK(!an_slot_sound(&ok));
+  dims[0] = an_num(0);
+  ok.vals_known = 1;
+  CHECK(an_slot_sound(&ok)); /* 0*3: no element */
+  dims[0] = n;
+  dims[0].known = 1; /* a number and an expression at once */
+  CHECK(!an_slot_sound(&ok));
+  slot_info scalar = {7, 1, 0, NULL, 1, 1, vals, NULL};
+  CHECK(an_slot_sound(&scalar));
+  scalar.n_vals = 2;
+  CHECK(!an_slot_sound(&scalar));
+}
+
+RUN_TESTS(TEST_ENTRY(test_invariants), TEST_ENTRY(test_canonical_forms), TEST_ENTRY(test_division_by_constants),
           TEST_ENTRY(test_min_max), TEST_ENTRY(test_merged_symbols),
           TEST_ENTRY(test_eval_and_fresh), TEST_ENTRY(test_bounds_and_work),
           TEST_ENTRY(test_sign), TEST_ENTRY(test_text_limits), TEST_ENTRY(test_held_names),

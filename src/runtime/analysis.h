@@ -20,6 +20,7 @@
 #define an_copy onnxshape__an_copy
 #define an_join onnxshape__an_join
 #define an_all_known onnxshape__an_all_known
+#define an_slot_sound onnxshape__an_slot_sound
 #define an_all_unknown onnxshape__an_all_unknown
 #define an_evaluates onnxshape__an_evaluates
 #define an_eval onnxshape__an_eval
@@ -153,6 +154,12 @@ int an_copy(an_ctx *c, slot_info *out, const slot_info *in);
 /* out = what a and b have in common (If with a condition not known). */
 int an_join(an_ctx *c, slot_info *out, const slot_info *a, const slot_info *b);
 int an_all_known(const an_elem *x, size_t n);
+/* 1 when s holds the lattice's invariants: every known dim or element is a
+ * number or an expression in canonical form, never both; a known dim is
+ * >= 0; a known rank has its dims; known elements number as many as the
+ * known dims make (1 for a scalar) and at most MAX_ENUM. Asserted for
+ * every output of every node in debug and sanitizer builds (an_eval). */
+int an_slot_sound(const slot_info *s);
 int an_all_unknown(const an_elem *x, size_t n);
 /* A handler of the operator registry (src/core/operators.h): evaluates
  * node n into its output slots (what it leaves unset is unknown), with

@@ -1118,3 +1118,24 @@ int an_expr_eval(an_val a, int (*value)(void *ctx, const char *name, int64_t *v)
   }
   return a.e != NULL && eval_expr(a.e, value, ctx, out);
 }
+
+int an_expr_canonical(const an_expr *e) {
+  if (e == NULL || e->n_terms == 0 || e->n_terms > AN_EXPR_TERMS) return 0;
+  for (uint32_t i = 0; i < e->n_terms; i++) {
+    const an_term *t = &e->terms[i];
+    if (t->coef == 0 || t->n == 0 || t->n > AN_EXPR_DEGREE) return 0;
+    for (uint32_t j = 0; j < t->n; j++) {
+      const an_atom *a = t->atoms[j];
+      if (a->kind != AN_ATOM_SYMBOL && a->kind != AN_ATOM_MIN && a->kind != AN_ATOM_MAX &&
+          a->k <= 0) {
+        return 0;
+      }
+      if (j > 0 && cmp_atom(t->atoms[j - 1], a) > 0) return 0;
+    }
+    /* strictly in order: each monomial once */
+    if (i > 0 && cmp_monomial(e->terms[i - 1].n, e->terms[i - 1].atoms, t->n, t->atoms) >= 0) {
+      return 0;
+    }
+  }
+  return 1;
+}

@@ -118,6 +118,11 @@ int an_expr_same(an_exprs *x, an_val a, an_val b);
 /* 1 when a and b are certain to differ (two different numbers; an
  * expression and a number or expression it is a constant apart from). */
 int an_expr_differ(an_exprs *x, an_val a, an_val b);
+/* 1 when e is in canonical form: 1 to AN_EXPR_TERMS terms in order, each
+ * monomial once, no zero coefficient, 1 to AN_EXPR_DEGREE atoms a term in
+ * order, a divisor or modulus > 0 (the lattice's invariant, asserted in
+ * debug builds: an_slot_sound). */
+int an_expr_canonical(const an_expr *e);
 /* Records that a valid model makes a and b equal (two symbols, or a symbol
  * and a number): 1, or 0 when that contradicts what is recorded (two
  * numbers that differ). Other pairs are left as they are (1). */

@@ -214,3 +214,31 @@ int an_join(an_ctx *c, slot_info *out, const slot_info *a, const slot_info *b) {
   }
   return 1;
 }
+
+/* 1 for a number, an expression in canonical form, or unknown. */
+static int elem_sound(an_elem e) {
+  return e.e == NULL || (!e.known && an_expr_canonical(e.e));
+}
+
+int an_slot_sound(const slot_info *s) {
+  if (s->rank_known && s->rank > 0 && s->dims == NULL) return 0;
+  uint64_t count = 1; /* the known dims' product, saturated past MAX_ENUM */
+  int counted = s->rank_known;
+  for (size_t i = 0; s->rank_known && i < s->rank; i++) {
+    an_elem d = s->dims[i];
+    if (!elem_sound(d) || (d.known && d.v < 0)) return 0;
+    if (!d.known) {
+      counted = 0;
+    } else if (count != 0) {
+      count = (uint64_t)d.v > MAX_ENUM || count * (uint64_t)d.v > MAX_ENUM
+                  ? MAX_ENUM + 1u : count * (uint64_t)d.v;
+    }
+  }
+  if (!s->vals_known) return 1;
+  if (s->n_vals > MAX_ENUM || (s->n_vals > 0 && s->vals == NULL)) return 0;
+  if (counted && count != s->n_vals) return 0;
+  for (size_t i = 0; i < s->n_vals; i++) {
+    if (!elem_sound(s->vals[i])) return 0;
+  }
+  return 1;
+}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Static analysis through the operator registry (src/core/operators.h):
  * each node's handler, by its row. */
+#include <assert.h>
 #include <string.h>
 
 #include "analysis.h"
@@ -54,5 +55,11 @@ onnxshape_status an_eval(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   /* Outputs computed in part (an expression the budget did not afford is
    * not known): counted all the same. */
   if (c->out_of_work) count_stopped(c, n);
+#ifndef NDEBUG
+  /* The lattice's invariants, in debug and sanitizer builds. */
+  for (size_t i = 0; st == ONNXSHAPE_OK && i < n->n_outputs; i++) {
+    assert(n->outputs[i] == NO_SLOT || an_slot_sound(&c->slots[n->outputs[i]]));
+  }
+#endif
   return st;
 }
