@@ -125,9 +125,10 @@ static onnxshape_status load_constant_value(onnxshape_model *m, graph_node *n,
     if (st != ONNXSHAPE_OK) return st;
   }
   int32_t type = n->constant->view.type;
-  if ((onnxshape__other_types(ONNXSHAPE__CONSTANT, n->version) & (1u << type)) == 0) {
-    return NFAIL(n, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "a {} value is not allowed",
-                 ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(type))));
+  uint32_t allowed = onnxshape__other_types(ONNXSHAPE__CONSTANT, n->version);
+  if ((allowed & (1u << type)) == 0) {
+    return NFAIL(n, ONNXSHAPE_ERR_TYPE_NOT_ALLOWED, "value type {} is not allowed (allowed: {})",
+                 ONNXSHAPE__ARGS(ARG_STR(onnxshape_type_name(type)), ARG_TYPES(allowed)));
   }
   return ONNXSHAPE_OK;
 }

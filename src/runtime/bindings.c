@@ -101,9 +101,9 @@ static onnxshape_status take_dim(an_bindings *a, const onnxshape_model *m,
     char list[160];
     onnxshape__fit_list(list, sizeof list, all.n, symbol_item, &all, 0, "symbols");
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
-                            "the model has no symbol '{}' (its symbols: {}{})",
-                            ONNXSHAPE__ARGS(ARG_NAME(b->symbol), ARG_TEXT(list),
-                                            ARG_STR(all.more ? ", and more" : "")));
+                            "the model has no symbol '{}' (its symbols{}: {})",
+                            ONNXSHAPE__ARGS(ARG_NAME(b->symbol),
+                                            ARG_STR(all.more ? " include" : ""), ARG_TEXT(list)));
   }
   a->bound[a->n_bound++] = (binding){b->symbol, b->value, NULL};
   return ONNXSHAPE_OK;

@@ -174,7 +174,7 @@ reject_model("constant1_int64",
              model([node("Constant", [], ["y"], [attr("value", A_TENSOR,
                                                       tensor("", "int64", [1], raw=bytes(8)))])],
                    [], [value_info("y", "int64")], opset=1, ir_version=3),
-             "constant1_int64.onnx: Constant-1 (node '#0'): a int64 value is not allowed")
+             "constant1_int64.onnx: Constant-1 (node '#0'): value type int64 is not allowed (allowed: float, float16, double)")
 
 # ---- tensors ---------------------------------------------------------------
 # covers: DIMS-COUNT STORAGE-RAW STORAGE-TYPED-FIELDS STORAGE-STRINGS STORAGE-PACKED STORAGE-BYTES
