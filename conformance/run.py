@@ -14,6 +14,7 @@ Usage: run.py [options] SUITE_DIR RUNNER...
                         exit 1 when the suite has fewer cases (so that a
                         broken suite cannot pass by testing nothing)
   --json FILE           write every result as JSON (for conformance/report.py)
+  --negative-only       run the negative cases only
 A runner that exits 77 on the first case is unavailable: it is reported and
 skipped (exit 77 if every runner is).
 """
@@ -260,7 +261,7 @@ def print_table(runner, reqs, totals):
 
 def main(argv):
     opts = {"timeout": 30.0, "check_errors": False, "require_pass": False, "min_positive": 0,
-            "min_negative": 0, "json": None}
+            "min_negative": 0, "json": None, "negative_only": False}
     args = []
     i = 1
     while i < len(argv):
@@ -273,7 +274,7 @@ def main(argv):
             opts[key] = argv[i + 1] if a == "--json" else float(argv[i + 1])
             i += 2
             continue
-        if a in ("--check-errors", "--require-pass"):
+        if a in ("--check-errors", "--require-pass", "--negative-only"):
             opts[a[2:].replace("-", "_")] = True
         elif a.startswith("--"):
             sys.stderr.write("run.py: unknown option %s\n" % a)
@@ -301,6 +302,8 @@ def main(argv):
         sys.stderr.write("run.py: expected at least %d positive and %d negative cases\n"
                          % (opts["min_positive"], opts["min_negative"]))
         return 1
+    if opts["negative_only"]:
+        cases = [c for c in cases if c["expected_error"]]
     report = {"suite": os.path.abspath(suite), "positive": npos, "negative": nneg, "runners": []}
     failed = False
     available = 0
