@@ -447,9 +447,9 @@ def main(argv):
                          % ", ".join(sorted(unknown)))
     pos = write_positive(suite)
     neg = write_negative(suite, messages)
-    with open(os.path.join(suite, "README.md"), "w") as f:
-        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as src:
-            f.write(src.read())
+    # The layout and protocol, and the runner's driver (standard library only).
+    for fn in ("README.md", "run.py"):
+        shutil.copyfile(os.path.join(HERE, fn), os.path.join(suite, fn))
     print("build.py: %d positive and %d negative cases in %s" % (pos, neg, suite))
     if len(argv) == 4:
         pack(suite, argv[3])

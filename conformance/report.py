@@ -5,7 +5,9 @@ how each runner fares on the conformance suite (passes, accepts what the
 specification forbids, rejects what it allows, wrong output), totals, and
 every case that does not pass.
 
-Usage: report.py REPORT.json OUT.md [RUNNER=LABEL]...
+Usage: report.py REPORT.json OUT.md [--require-pass=RUNNER]... [RUNNER=LABEL]...
+  --require-pass=RUNNER fails (exit 1, after writing) unless RUNNER passed
+  every case.
   RUNNER=LABEL names a runner in the document (for example
   runners/onnxruntime-node="onnxruntime-node 1.30.0").
 """
@@ -36,7 +38,8 @@ def main(argv):
         return 2
     with open(argv[1]) as f:
         report = json.load(f)
-    labels = dict(a.split("=", 1) for a in argv[3:])
+    must_pass = [a.split("=", 1)[1] for a in argv[3:] if a.startswith("--require-pass=")]
+    labels = dict(a.split("=", 1) for a in argv[3:] if not a.startswith("--"))
     lines = [
         "# Conformance suite results",
         "",
@@ -100,7 +103,17 @@ def main(argv):
         f.write(text)
     os.replace(tmp, argv[2])
     print("report.py: wrote %s" % argv[2])
-    return 0
+    status = 0
+    for name in must_pass:
+        r = [x for x in report["runners"] if x["runner"] == name]
+        if not r or "totals" not in r[0]:
+            sys.stderr.write("report.py: %s did not run\n" % name)
+            status = 1
+        elif r[0]["totals"]["pass"] != report["positive"] + report["negative"]:
+            sys.stderr.write("report.py: %s passed %d of %d cases\n" % (
+                name, r[0]["totals"]["pass"], report["positive"] + report["negative"]))
+            status = 1
+    return status
 
 
 if __name__ == "__main__":
