@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # The conformance_run_classes test: run.py's classes, each produced by a
 # runner made to behave so, on a small suite taken from SUITE_DIR (two
-# positive cases, one negative): pass, wrong-output, rejects-allowed,
+# positive cases, one negative): pass (also of an output in typed fields),
+# wrong-output (dims, values), rejects-allowed,
 # accepts-forbidden, wrong-error, timeout, crash, an unavailable runner
 # (exit 77) and a too-small suite.
 # Usage: selftest.sh SUITE_DIR WORK_DIR
@@ -30,6 +31,17 @@ cat >"$r/wrong" <<X
 #!/bin/sh
 [ -f "\$1/expected_error.json" ] && { echo "ONNXSHAPE_ERR_COUNT_MISMATCH: Reshape-14 (node 'r'): shape[0] and shape[1] are both -1; at most one dimension can be inferred" >&2; exit 1; }
 mkdir -p "\$2"; cp "$work/suite/test_gen_shape_v15_int8_raw/test_data_set_0/output_0.pb" "\$2/"; exit 0
+X
+# value: Size's output with the value 99 (same type and dims); Shape's
+# [3, 5] as int64_data (typed field) instead of raw_data, which is the same.
+cat >"$r/value" <<'X'
+#!/bin/sh
+[ -f "$1/expected_error.json" ] && exit 1
+mkdir -p "$2"
+case $1 in
+  *size*) printf '\020\007\112\010\143\000\000\000\000\000\000\000' >"$2/output_0.pb" ;;
+  *) printf '\010\002\020\007\072\002\003\005' >"$2/output_0.pb" ;;
+esac
 X
 cat >"$r/slow" <<'X'
 #!/bin/sh
@@ -61,6 +73,9 @@ grep -q "wrong-output test_gen_size_v13_float_raw: output_0.pb: int64 \[2\], exp
   || { cat "$work/out"; echo "selftest: wrong-output reason" >&2; exit 1; }
 grep -q "wrong-error test_reject_reshape_two_inferred: status ONNXSHAPE_ERR_COUNT_MISMATCH, expected ONNXSHAPE_ERR_MULTIPLE_INFERRED" "$work/out" \
   || { cat "$work/out"; echo "selftest: wrong-error reason" >&2; exit 1; }
+run "$work/suite" "$r/value"; expect_total value "2 1 0 0 0 0 0"
+grep -q "wrong-output test_gen_size_v13_float_raw: output_0.pb: the values differ" "$work/out" \
+  || { cat "$work/out"; echo "selftest: value reason" >&2; exit 1; }
 run "$work/suite" "$r/slow"; expect_total slow "0 0 0 0 0 3 0"
 run "$work/suite" "$r/crash"; expect_total crash "0 0 0 0 0 0 3"
 # --require-pass fails on any class but pass.
