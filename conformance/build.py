@@ -433,6 +433,13 @@ def pack(suite, tar_path):
     os.replace(tmp, tar_path)
 
 
+def known_requirements():
+    """The identifiers of docs/requirements.md (the first cell of each row)."""
+    import re
+    with open(os.path.join(HERE, "..", "docs", "requirements.md"), encoding="utf-8") as f:
+        return set(re.findall(r"^\| `([A-Z0-9-]+)` \|", f.read(), re.M))
+
+
 def main(argv):
     if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "--tar"):
         sys.stderr.write("usage: build.py SUITE_DIR [--tar FILE.tar.gz]\n")
@@ -445,6 +452,11 @@ def main(argv):
     if unknown:
         raise SystemExit("build.py: messages.txt names cases that do not exist: %s"
                          % ", ".join(sorted(unknown)))
+    known = known_requirements()
+    used = {req for _, req in POSITIVE_REQUIREMENTS} | {c[1] for c in NEGATIVE}
+    if not known or used - known:
+        raise SystemExit("build.py: requirements not in docs/requirements.md: %s"
+                         % ", ".join(sorted(used - known)))
     pos = write_positive(suite)
     neg = write_negative(suite, messages)
     # The layout and protocol, and the runner's driver (standard library only).
