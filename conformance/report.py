@@ -28,6 +28,22 @@ RULINGS = {
 }
 
 
+# Reasons that one of those rulings explains, by a pattern of the reason.
+REASON_RULINGS = [
+    ("InsertedPrecisionFreeCast", "D4"),
+    ("Tensor.dims[", "D3"),
+    ("reshape_helper.h:48", "D3"),
+]
+
+
+def normalize(detail):
+    """A runner's reason without what differs from case to case."""
+    import re
+    d = re.sub(r"\S*model\.onnx", "MODEL", detail)
+    d = re.sub(r"\b(Reshape|Shape|Size|Identity|Constant)\(\d+\)", r"\1(V)", d)
+    return d if len(d) <= 200 else d[:197] + "..."
+
+
 def cell(s):
     return s.replace("|", "\\|").replace("\n", " ")
 
@@ -83,19 +99,30 @@ def main(argv):
         lines.append("")
         bad = [c for c in r["cases"] if c["class"] != "pass"]
         if bad:
-            lines.append("Cases that do not pass, by class (the runner's first line of reason):")
+            lines.append("Cases that do not pass, grouped by class and by the runner's reason")
+            lines.append("(its last line of stderr; the model's path shown as MODEL and operator")
+            lines.append("versions as V, so that one cause is one line):")
             lines.append("")
             for cls in CLASSES[1:]:
-                these = [c for c in bad if c["class"] == cls]
-                if not these:
+                groups = {}
+                for c in bad:
+                    if c["class"] == cls:
+                        groups.setdefault(normalize(c["detail"]), []).append(c)
+                if not groups:
                     continue
-                lines.append("- **%s** (%d):" % (cls.replace("-", " "), len(these)))
-                for c in these:
-                    detail = c["detail"]
-                    if len(detail) > 160:
-                        detail = detail[:157] + "..."
-                    lines.append("  - `%s` (%s): %s" % (c["name"], c["requirement"],
-                                                        cell(detail) or "no reason given"))
+                lines.append("- **%s** (%d):" % (cls.replace("-", " "),
+                                                 sum(len(g) for g in groups.values())))
+                for reason in sorted(groups, key=lambda k: (-len(groups[k]), k)):
+                    g = groups[reason]
+                    reqs = sorted({c["requirement"] for c in g})
+                    eg = ", ".join("`%s`" % c["name"] for c in g[:3])
+                    more = " and %d more" % (len(g) - 3) if len(g) > 3 else ""
+                    ruling = [d for pat, d in REASON_RULINGS if pat in reason] + sorted(
+                        {RULINGS[q] for q in reqs if q in RULINGS and cls == "accepts-forbidden"})
+                    lines.append("  - %d x %s (%s; %s%s)%s" % (
+                        len(g), cell(reason) or "no reason given",
+                        ", ".join("`%s`" % q for q in reqs), eg, more,
+                        " [divergences.md %s]" % ruling[0] if ruling else ""))
             lines.append("")
     text = "\n".join(lines).rstrip("\n") + "\n"
     tmp = argv[2] + ".tmp"
