@@ -81,6 +81,16 @@ def main(argv):
         if "skipped" in r:
             lines += ["Not run: %s" % r["skipped"], ""]
             continue
+        if "onnxruntime-node" in r["runner"]:
+            lines += [
+                "Through its Node.js binding: \"Unsupported data type: N\" is the binding's",
+                "JavaScript layer (`onnxruntime-node/lib/backend.ts`), which refuses a session",
+                "whose graph inputs or outputs have a type it has no name for (bfloat16 and the",
+                "float8 types); \"Could not find an implementation\" and \"MLDataType ... not",
+                "currently registered\" come from onnxruntime itself (no CPU kernel for the",
+                "type at that operator version, divergences.md D2 for the 4-bit types; no",
+                "complex types at all).",
+                ""]
         t = r["totals"]
         lines.append("%d of %d cases pass; %d wrong output, %d rejects allowed, "
                      "%d accepts forbidden, %d timeouts, %d crashes."
