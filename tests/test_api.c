@@ -254,6 +254,68 @@ static void test_provenance(void) {
   CHECK(y != NULL && y->origin == ONNXSHAPE_ORIGIN_FAILED && !y->rank_known);
   CHECK(y->n_inputs == 2 && y->inputs[0] == 0 && y->inputs[1] == 1);
   onnxshape_inference_free(inf);
+  /* Without keep_going, that node is an error of the whole analysis. */
+  inf = NULL;
+  CHECK_STATUS(onnxshape_model_infer(model, &inf, NULL), ONNXSHAPE_ERR_MULTIPLE_INFERRED);
+  CHECK(inf == NULL);
+  onnxshape_model_free(model);
+
+  /* The same Reshape in the then branch of an If whose condition is an
+   * input: the branch may not run, so the analysis succeeds without
+   * keep_going and records no failure (a check finding, not an error). */
+  buf br = {{0}, 0}, el = {{0}, 0}, ifn = {{0}, 0}, ath = {{0}, 0}, ae = {{0}, 0};
+  buf ifg = {{0}, 0}, ifm = {{0}, 0}, ops = {{0}, 0}, idn = {{0}, 0};
+  {
+    buf c = {{0}, 0}, a2 = {{0}, 0}, r = {{0}, 0};
+    put_str(&a2, 1, "value_ints");
+    put_int(&a2, 20, 7);
+    for (size_t i = 0; i < 2; i++) put_int(&a2, 8, (uint64_t)twice[i]);
+    put_str(&c, 2, "s");
+    put_str(&c, 4, "Constant");
+    put_msg(&c, 5, &a2);
+    put_str(&r, 1, "x");
+    put_str(&r, 1, "s");
+    put_str(&r, 2, "y_then");
+    put_str(&r, 3, "r");
+    put_str(&r, 4, "Reshape");
+    put_msg(&br, 1, &c);
+    put_msg(&br, 1, &r);
+    value_info(&br, 12, "y_then", 1);
+  }
+  put_str(&idn, 1, "x");
+  put_str(&idn, 2, "y_else");
+  put_str(&idn, 4, "Identity");
+  put_msg(&el, 1, &idn);
+  value_info(&el, 12, "y_else", 1);
+  put_str(&ath, 1, "then_branch");
+  put_msg(&ath, 6, &br);
+  put_int(&ath, 20, 5);
+  put_str(&ae, 1, "else_branch");
+  put_msg(&ae, 6, &el);
+  put_int(&ae, 20, 5);
+  put_str(&ifn, 1, "cond");
+  put_str(&ifn, 2, "y");
+  put_str(&ifn, 3, "if");
+  put_str(&ifn, 4, "If");
+  put_msg(&ifn, 5, &ath);
+  put_msg(&ifn, 5, &ae);
+  put_msg(&ifg, 1, &ifn);
+  value_info(&ifg, 11, "cond", 9);
+  value_info(&ifg, 11, "x", 1);
+  value_info(&ifg, 12, "y", 1);
+  put_int(&ifm, 1, 8);
+  put_str(&ops, 1, "");
+  put_int(&ops, 2, 14);
+  put_msg(&ifm, 8, &ops);
+  put_msg(&ifm, 7, &ifg);
+  onnxshape_diag d2;
+  onnxshape_diag_init(&d2);
+  CHECK_STATUS(onnxshape_model_parse(ifm.b, ifm.n, NULL, &model, &d2), ONNXSHAPE_OK);
+  inf = NULL;
+  CHECK_STATUS(onnxshape_model_infer(model, &inf, &d2), ONNXSHAPE_OK);
+  CHECK_STR(d2.message, "");
+  CHECK(inf != NULL && onnxshape_inference_summary(inf)->failures == 0);
+  onnxshape_inference_free(inf);
   onnxshape_model_free(model);
 
   /* x -> d:Foo -> u (declared nowhere), x -> d:Foo -> w (value_info
