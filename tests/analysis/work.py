@@ -184,6 +184,46 @@ def families():
     return fam
 
 
+def ledger():
+    """(name, model bytes, work, out_of_work): small models whose work is
+    recorded here unit for unit. The budget bounds the cost only while every
+    handler charges what it does; a charge dropped or made smaller (a
+    product of expressions, an allocation, a node's outputs, an attribute's
+    list) changes these numbers. A change of the cost model updates them,
+    deliberately, with the reason in its commit."""
+    led = []
+    # Symbolic dims multiplied (Size: N*S*4; Mul of two shapes), a Split
+    # into 3 outputs, a RandomNormal of a rank-5 shape attribute, Shape.
+    x = value_info("x", "float", ["N", "S", 6])
+    nodes = [node("Size", ["x"], ["z"]), node("Shape", ["x"], ["s"]),
+             node("Mul", ["s", "s"], ["ss"]), node("Mul", ["ss", "s"], ["sss"]),
+             node("Split", ["x"], ["p0", "p1", "p2"], [attr("axis", A_INT, 2)]),
+             node("RandomNormal", [], ["rn"], [attr("shape", A_INTS, [2, 3, 4, 5, 6])]),
+             node("Reshape", ["x", "s"], ["r"])]
+    led.append(("ledger_symbolic", model(nodes, [x], [value_info("z", "int64")], opset=13),
+                LEDGER["ledger_symbolic"], 0))
+    # Max-6 nodes each past the budget (400 inputs of rank 4,096 compared
+    # dim by dim), then an If whose cheap branches (an initializer and an
+    # Identity) are still analysed: the 4 Max nodes are left unknown and
+    # counted, and what they looked at before stopping is charged.
+    b = i64_tensor("b", ones(4096))
+    drain = [node("Max", ["b"] * 400, ["m%d" % k]) for k in range(4)]
+    init = i64_tensor("w", [3])
+    br = graph([node("Identity", ["w"], ["o"])], [], [value_info("o", "int64")],
+               initializers=[init])
+    ifn = node("If", ["cond"], ["f"], [attr("then_branch", A_GRAPH, br),
+                                        attr("else_branch", A_GRAPH, br)])
+    led.append(("ledger_drained", model(drain + [ifn], [value_info("cond", "bool", [])],
+                                        [value_info("f", "int64")], initializers=[b], opset=6),
+                LEDGER["ledger_drained"], LEDGER_OUT["ledger_drained"]))
+    return led
+
+
+# The ledger's work, and its nodes and values left unknown at the budget.
+LEDGER = {"ledger_symbolic": 500, "ledger_drained": 4921753}
+LEDGER_OUT = {"ledger_drained": 4}
+
+
 def cpu_children():
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
@@ -239,7 +279,21 @@ def main():
             r["out_of_work"], json.dumps(r["ranks"], sort_keys=True)))
         if not ok:
             failures.append(name)
-    n = len(families())
+    for name, data, want, want_out in ledger():
+        path = os.path.join(work, name + ".onnx")
+        with open(path, "wb") as f:
+            f.write(data)
+        p = subprocess.run([tool, path], capture_output=True, text=True,
+                           preexec_fn=limit_cpu(CPU_CAP))
+        r = json.loads(p.stdout) if p.returncode == 0 else {}
+        ok = r.get("work_used") == want and r.get("out_of_work") == want_out
+        print("%s %s: work %s (recorded %d), %s left unknown at the budget (recorded %d)%s" % (
+            "ok  " if ok else "FAIL", name, r.get("work_used"), want, r.get("out_of_work"),
+            want_out, "" if p.returncode == 0 else ": exit %d: %s" % (p.returncode,
+                                                                   p.stderr.strip())))
+        if not ok:
+            failures.append(name)
+    n = len(families()) + len(ledger())
     print("%d passed, %d failed" % (n - len(failures), len(failures)))
     sys.exit(1 if failures else 0)
 
