@@ -39,8 +39,8 @@ static void shape_risk(an_ctx *c, const graph_node *n, const char *path,
 }
 
 /* D7: a -1 in target t whose other dims may multiply to 0 while the input
- * x may be empty: the specification makes it an error (ambiguous); recent
- * onnxruntime accepts it. */
+ * x may be empty: the specification makes it an error (ambiguous); runtimes
+ * differ on it (divergences.md D7). */
 static void inferred_from_zero_risk(const slot_info *x, const slot_info *t, const graph_node *n,
                                     const char *path, onnxshape__report_fn report, void *ctx) {
   size_t minus = t->n_vals;
@@ -61,8 +61,8 @@ static void inferred_from_zero_risk(const slot_info *x, const slot_info *t, cons
     risk(n, path, report, ctx, CHECK_D7,
          "the target holds -1 and its other dims may multiply to 0 "
          "for an empty input",
-         "the specification makes that -1 ambiguous (an error); recent "
-         "onnxruntime accepts it (divergences.md D7)");
+         "the specification makes that -1 ambiguous (an error); runtimes "
+         "differ on it (divergences.md D7)");
   }
 }
 
