@@ -2,13 +2,25 @@
 /* The C side of tests/analysis/work.py: analyses a model (keep_going) and
  * prints, as one JSON object, the work the analysis spent and its limit,
  * the nodes left unknown for the budget, the certain failures, and the rank
- * of each value named on the command line (null: unknown).
- * Usage: work_tool MODEL [NAME...] */
+ * of each value named on the command line (null: unknown). With
+ * --fixed-key first, the name hash's key is fixed (it is random per
+ * process, LIMIT-HASH), so that probes, and the work they are charged,
+ * are the same on every run and on every host with a 64-bit size_t (the
+ * name hash is folded to size_t; work.py's ledger). size_bits says which.
+ * Usage: work_tool [--fixed-key] MODEL [NAME...] */
 #include <onnxshape.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "../../src/onnx/hash.h"
+
 int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "--fixed-key") == 0) {
+    onnxshape__hash_set_key(0x0123456789abcdefu, 0xfedcba9876543210u);
+    argv++;
+    argc--;
+  }
   if (argc < 2) {
     fprintf(stderr, "usage: work_tool MODEL [NAME...]\n");
     return 2;
@@ -28,9 +40,9 @@ int main(int argc, char **argv) {
   }
   const onnxshape_infer_summary *s = onnxshape_inference_summary(inf);
   printf("{\"work_used\": %llu, \"work_limit\": %llu, \"out_of_work\": %zu, \"failures\": %zu, "
-         "\"ranks\": {",
+         "\"size_bits\": %u, \"ranks\": {",
          (unsigned long long)s->work_used, (unsigned long long)s->work_limit, s->out_of_work,
-         s->failures);
+         s->failures, (unsigned)(sizeof(size_t) * 8));
   for (int a = 2; a < argc; a++) {
     const onnxshape_value_info *found = NULL;
     for (size_t i = 0; i < onnxshape_inference_count(inf); i++) {
