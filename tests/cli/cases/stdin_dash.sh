@@ -30,8 +30,13 @@ echo "exit $?"
 echo "exit $?"
 "$ONNXSHAPE" check - - < demo.onnx
 echo "exit $?"
-same=0
+# Every third model of the test data (in name order; all of them took
+# minutes under valgrind in make check-valgrind), with and without the
+# profile.
+same=0 k=0
 for m in *.onnx; do
+  k=$((k + 1))
+  [ $((k % 3)) -eq 1 ] || continue
   for p in "" "--profile sonnx"; do
     # shellcheck disable=SC2086 # $p is zero or two words
     a=$("$ONNXSHAPE" check $p --json "$m" 2>/dev/null; echo "exit $?")
@@ -44,7 +49,7 @@ for m in *.onnx; do
     fi
   done
 done
-echo "check: $same of the checks of every model here agree between file and standard input"
+echo "check: $same checks agree between file and standard input"
 cp demo.onnx ./-
 "$ONNXSHAPE" infer --ops shape ./- < /dev/null | tail -1
 rm -f ./-
