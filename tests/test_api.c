@@ -47,9 +47,9 @@ static void value_info(buf *o, unsigned field, const char *name, int elem_type) 
   put_msg(o, field, &vi);
 }
 
-/* x (float) -> Reshape(x, Constant value_ints = target) -> y */
-static size_t reshape_model(buf *m, const int64_t *target, size_t len) {
-  buf g = {{0}, 0}, c = {{0}, 0}, a = {{0}, 0}, r = {{0}, 0}, op = {{0}, 0};
+/* Into graph g: Constant value_ints = target -> s, Reshape(x, s) -> out. */
+static void reshape_nodes(buf *g, const int64_t *target, size_t len, const char *out) {
+  buf c = {{0}, 0}, a = {{0}, 0}, r = {{0}, 0};
   put_str(&a, 1, "value_ints");
   put_int(&a, 20, 7);
   for (size_t i = 0; i < len; i++) put_int(&a, 8, (uint64_t)target[i]);
@@ -58,19 +58,31 @@ static size_t reshape_model(buf *m, const int64_t *target, size_t len) {
   put_msg(&c, 5, &a);
   put_str(&r, 1, "x");
   put_str(&r, 1, "s");
-  put_str(&r, 2, "y");
+  put_str(&r, 2, out);
   put_str(&r, 3, "r");
   put_str(&r, 4, "Reshape");
-  put_msg(&g, 1, &c);
-  put_msg(&g, 1, &r);
-  value_info(&g, 11, "x", 1);
-  value_info(&g, 12, "y", 1);
+  put_msg(g, 1, &c);
+  put_msg(g, 1, &r);
+}
+
+/* Model m: IR version 8, default-domain opset 14, graph g. */
+static size_t model_of(buf *m, const buf *g) {
+  buf op = {{0}, 0};
   put_int(m, 1, 8);
   put_str(&op, 1, "");
   put_int(&op, 2, 14);
   put_msg(m, 8, &op);
-  put_msg(m, 7, &g);
+  put_msg(m, 7, g);
   return m->n;
+}
+
+/* x (float) -> Reshape(x, Constant value_ints = target) -> y */
+static size_t reshape_model(buf *m, const int64_t *target, size_t len) {
+  buf g = {{0}, 0};
+  reshape_nodes(&g, target, len, "y");
+  value_info(&g, 11, "x", 1);
+  value_info(&g, 12, "y", 1);
+  return model_of(m, &g);
 }
 
 /* x, the graph input of the models here: data as a 2x3 float tensor. */
@@ -264,24 +276,9 @@ static void test_provenance(void) {
    * input: the branch may not run, so the analysis succeeds without
    * keep_going and records no failure (a check finding, not an error). */
   buf br = {{0}, 0}, el = {{0}, 0}, ifn = {{0}, 0}, ath = {{0}, 0}, ae = {{0}, 0};
-  buf ifg = {{0}, 0}, ifm = {{0}, 0}, ops = {{0}, 0}, idn = {{0}, 0};
-  {
-    buf c = {{0}, 0}, a2 = {{0}, 0}, r = {{0}, 0};
-    put_str(&a2, 1, "value_ints");
-    put_int(&a2, 20, 7);
-    for (size_t i = 0; i < 2; i++) put_int(&a2, 8, (uint64_t)twice[i]);
-    put_str(&c, 2, "s");
-    put_str(&c, 4, "Constant");
-    put_msg(&c, 5, &a2);
-    put_str(&r, 1, "x");
-    put_str(&r, 1, "s");
-    put_str(&r, 2, "y_then");
-    put_str(&r, 3, "r");
-    put_str(&r, 4, "Reshape");
-    put_msg(&br, 1, &c);
-    put_msg(&br, 1, &r);
-    value_info(&br, 12, "y_then", 1);
-  }
+  buf ifg = {{0}, 0}, ifm = {{0}, 0}, idn = {{0}, 0};
+  reshape_nodes(&br, twice, 2, "y_then");
+  value_info(&br, 12, "y_then", 1);
   put_str(&idn, 1, "x");
   put_str(&idn, 2, "y_else");
   put_str(&idn, 4, "Identity");
@@ -303,11 +300,7 @@ static void test_provenance(void) {
   value_info(&ifg, 11, "cond", 9);
   value_info(&ifg, 11, "x", 1);
   value_info(&ifg, 12, "y", 1);
-  put_int(&ifm, 1, 8);
-  put_str(&ops, 1, "");
-  put_int(&ops, 2, 14);
-  put_msg(&ifm, 8, &ops);
-  put_msg(&ifm, 7, &ifg);
+  model_of(&ifm, &ifg);
   onnxshape_diag d2;
   onnxshape_diag_init(&d2);
   CHECK_STATUS(onnxshape_model_parse(ifm.b, ifm.n, NULL, &model, &d2), ONNXSHAPE_OK);
