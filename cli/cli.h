@@ -52,6 +52,10 @@ const char *cli_shown(const char *s);
 char *cli_join_path(const char *dir, const char *name);
 /* Loads a model file, reporting a failure; the exit status. */
 int cli_load_model(const char *path, onnxshape_model **m);
+/* The same; a model read from standard input also leaves its bytes in
+ * *kept (malloc, *kept_len bytes) when kept is not NULL. */
+int cli_load_model_keep(const char *path, onnxshape_model **m, unsigned char **kept,
+                        size_t *kept_len);
 /* EXIT_OK when the model's files (the model itself when mapped, mapped
  * external data) are still what was read and no read of a mapped page
  * faulted; else prints why, naming path, and returns EXIT_USAGE. Results

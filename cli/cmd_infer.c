@@ -219,6 +219,7 @@ typedef struct infer_view {
   int ops_shape;     /* only the outputs of Shape, Reshape and Size nodes */
   const char *why;   /* the value whose chain is printed, or NULL */
   const char *model; /* several models: the one printed, else NULL */
+  const char *write_model; /* --write-model FILE, or NULL */
 } infer_view;
 
 void cli_put_model_key(const char *model) {
@@ -253,6 +254,17 @@ static int parse_infer(int argc, char **argv, onnxshape_infer_options *opts,
       if (v == NULL) rc = cli_usage_error("%s needs a value's NAME", cli_shown(shown));
       else if (view->why != NULL) rc = cli_usage_error("--why '%s': one --why per call", cli_shown(v));
       else view->why = v;
+    } else if (strncmp(argv[i], "--write-model", 13) == 0 &&
+               (argv[i][13] == '\0' || argv[i][13] == '=')) {
+      const char *shown = argv[i];
+      v = option_value(argc, argv, &i, "--write-model");
+      if (v == NULL || v[0] == '\0') rc = cli_usage_error("%s needs a FILE to write", cli_shown(shown));
+      else if (view->write_model != NULL)
+        rc = cli_usage_error("--write-model '%s': one --write-model per call", cli_shown(v));
+      else if (cli_is_stdin(v))
+        rc = cli_usage_error("%s", "--write-model needs a file name ('-' is standard input, "
+                                   "where infer prints)");
+      else view->write_model = v;
     } else if (strncmp(argv[i], "--input", 7) == 0 && (argv[i][7] == '\0' || argv[i][7] == '=')) {
       const char *shown = argv[i];
       v = option_value(argc, argv, &i, "--input");
@@ -283,6 +295,10 @@ static int parse_infer(int argc, char **argv, onnxshape_infer_options *opts,
   for (size_t k = 0; k < *n_models; k++) from_stdin += cli_is_stdin(models[k]);
   if (rc == EXIT_OK && from_stdin > 1) {
     rc = cli_usage_error("%s", "standard input ('-') can be read once per call");
+  }
+  if (rc == EXIT_OK && view->write_model != NULL && *n_models > 1) {
+    rc = cli_usage_error("--write-model '%s' writes one model: give one MODEL",
+                         cli_shown(view->write_model));
   }
   if (rc == EXIT_OK && view->why != NULL && view->ops_shape) {
     rc = cli_usage_error("%s", "--why prints one value's chain; --ops shape does not apply to it");
@@ -346,10 +362,33 @@ static int print_inference(const onnxshape_inference *inf, const char *model,
 
 /* One model: loaded, analysed with opts, printed as view says. The exit
  * status. */
+/* --write-model: the model of inf with its values, unless a node is
+ * certain to fail (then nothing is written). The exit status. */
+static int write_model(const char *path, const onnxshape_model *m, const onnxshape_inference *inf,
+                       const unsigned char *bytes, size_t len, const infer_view *view) {
+  if (onnxshape_inference_summary(inf)->failures > 0) {
+    cli_error("--write-model: '%s' not written (the model has nodes certain to fail)",
+              cli_shown(view->write_model));
+    return EXIT_INVALID;
+  }
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  onnxshape_status st =
+      bytes != NULL
+          ? onnxshape_inference_write_model_bytes(m, inf, bytes, len, view->write_model, &d)
+          : onnxshape_inference_write_model(m, inf, path, view->write_model, &d);
+  if (st == ONNXSHAPE_OK) return EXIT_OK;
+  cli_error("%s", d.message);
+  return cli_exit_for(st);
+}
+
 static int infer_one(const char *path, const onnxshape_infer_options *opts,
                      const infer_view *view) {
   onnxshape_model *m = NULL;
-  int rc = cli_load_model(path, &m);
+  unsigned char *bytes = NULL; /* a model from standard input, for --write-model */
+  size_t len = 0;
+  int rc = view->write_model != NULL ? cli_load_model_keep(path, &m, &bytes, &len)
+                                     : cli_load_model(path, &m);
   const char *model = cli_display_name(path); /* in what is printed */
   onnxshape_inference *inf = NULL;
   if (rc == EXIT_OK) {
@@ -371,13 +410,18 @@ static int infer_one(const char *path, const onnxshape_infer_options *opts,
     }
   }
   if (rc == EXIT_OK) rc = print_inference(inf, model, m, view);
+  if (view->write_model != NULL && inf != NULL && (rc == EXIT_OK || rc == EXIT_INVALID)) {
+    int w = write_model(path, m, inf, bytes, len, view);
+    if (w > rc) rc = w;
+  }
+  free(bytes);
   onnxshape_inference_free(inf);
   onnxshape_model_free(m);
   return rc;
 }
 
 int cli_infer(int argc, char **argv) {
-  infer_view view = {0, 0, NULL, NULL};
+  infer_view view = {0, 0, NULL, NULL, NULL};
   size_t n = (size_t)argc + 1, n_models = 0;
   onnxshape_input_dims *inputs = calloc(n, sizeof *inputs);
   int64_t **stores = calloc(n, sizeof *stores);

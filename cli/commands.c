@@ -70,6 +70,11 @@ const char *cli_shown(const char *s) {
 }
 
 int cli_load_model(const char *path, onnxshape_model **m) {
+  return cli_load_model_keep(path, m, NULL, NULL);
+}
+
+int cli_load_model_keep(const char *path, onnxshape_model **m, unsigned char **kept,
+                        size_t *kept_len) {
   onnxshape_diag d;
   onnxshape_diag_init(&d);
   if (cli_is_stdin(path)) {
@@ -79,7 +84,12 @@ int cli_load_model(const char *path, onnxshape_model **m) {
     int rc = cli_read_stdin(&bytes, &len);
     if (rc != EXIT_OK) return rc;
     onnxshape_status st = onnxshape_model_parse(bytes, len, NULL, m, &d);
-    free(bytes);
+    if (st == ONNXSHAPE_OK && kept != NULL) {
+      *kept = bytes;
+      *kept_len = len;
+    } else {
+      free(bytes);
+    }
     if (st == ONNXSHAPE_OK) return EXIT_OK;
     cli_error("<stdin>: %s", d.message);
     return cli_exit_for(st);

@@ -12,7 +12,7 @@ static const char usage_text[] =
     "usage: onnxshape run MODEL [-i [NAME=]FILE]... [-o DIR [--format pb|npy]] [--json]\n"
     "       onnxshape test [--json] [--strict] DIR...\n"
     "       onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--ops shape|all]\n"
-    "                       [--why NAME] [--json] MODEL...\n"
+    "                       [--why NAME] [--json] [--write-model FILE] MODEL...\n"
     "       onnxshape check [--profile sonnx] [--json] [--select R] [--ignore R] [--strict] MODEL...\n"
     "       onnxshape help [COMMAND] | --help | --version\n";
 
@@ -87,7 +87,7 @@ static const command_help pages[] = {
      "  onnxshape test --strict onnx-tests/test_reshape_*\n"},
     {"infer",
      "usage: onnxshape infer [--input NAME=DIMS]... [--dim SYMBOL=VALUE]... [--ops shape|all]\n"
-     "                       [--why NAME] [--json] MODEL...\n"
+     "                       [--why NAME] [--json] [--write-model FILE] MODEL...\n"
      "\n"
      "Print what is known of every value without input data, in every graph\n"
      "(subgraphs after their path): graph inputs, initializers, then node\n"
@@ -114,6 +114,10 @@ static const command_help pages[] = {
      "                          the budget\n"
      "  --json                  one JSON object per value (--why: one for the chain;\n"
      "                          docs/cli.md)\n"
+     "  --write-model FILE      also write the model with every type and dims known\n"
+     "                          spliced into its graph inputs, outputs and\n"
+     "                          value_info, in every graph (bound dims: the model\n"
+     "                          specialised to them); all or nothing, one MODEL\n"
      "  -h, --help              this page\n"
      "\n"
      "exit status: 0 analysed; 1 invalid model or a node that cannot succeed\n"
@@ -121,7 +125,8 @@ static const command_help pages[] = {
      "\n"
      "example:\n"
      "  onnxshape infer examples/demo.onnx --input x=2,3,4\n"
-     "  onnxshape infer examples/demo.onnx --why count\n"},
+     "  onnxshape infer examples/demo.onnx --why count\n"
+     "  onnxshape infer model.onnx --input x=1,3,224,224 --write-model model.shapes.onnx\n"},
     {"check",
      "usage: onnxshape check [--profile sonnx] [--json] [--select R] [--ignore R] [--strict] MODEL...\n"
      "\n"

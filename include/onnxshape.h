@@ -543,6 +543,44 @@ ONNXSHAPE_API const char *onnxshape_inference_failure(const onnxshape_inference 
 ONNXSHAPE_API onnxshape_status onnxshape_inference_find(const onnxshape_inference *inf,
                                                        const char *name, size_t *index,
                                                        onnxshape_diag *diag);
+/**
+ * Writes @p out_path as the model of @p inf (@p model, read again from
+ * @p model_path, the file onnxshape_model_read_file() loaded it from) with
+ * what @p inf knows of the main graph's values spliced in (`infer
+ * --write-model`, docs/cli.md): each graph input, graph output and
+ * value_info entry of a value whose element type or rank is known is
+ * rewritten with them (each dim its known number as dim_value, else the
+ * declared dim, else its symbol or expression as dim_param, else empty;
+ * a computed number or type replaces a declared one that contradicts it),
+ * and every other value of a node whose element type is known gets a
+ * value_info entry. Values of subgraphs and function bodies are not
+ * written. Every other byte of the file is copied as it is (fields the
+ * library does not read included). With input dims or symbols bound in
+ * ::onnxshape_infer_options, the graph inputs declare the bound dims, so the
+ * model written is the model specialised to them. All or nothing: the file
+ * is written under a temporary name beside @p out_path and renamed; on any
+ * failure @p out_path is left as it was. @p out_path may be @p model_path.
+ * @return ONNXSHAPE_OK; ONNXSHAPE_ERR_IO (cannot read @p model_path or
+ *         write @p out_path, or @p model_path no longer holds the model:
+ *         another size, or changed while read); ONNXSHAPE_ERR_OVERFLOW (the
+ *         graph would pass protobuf's 2 GiB message limit);
+ *         ONNXSHAPE_ERR_MALFORMED (the bytes no longer read as a model);
+ *         ONNXSHAPE_ERR_OUT_OF_MEMORY; ONNXSHAPE_ERR_INVALID_ARGUMENT (NULL).
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_inference_write_model(const onnxshape_model *model,
+                                                              const onnxshape_inference *inf,
+                                                              const char *model_path,
+                                                              const char *out_path,
+                                                              onnxshape_diag *diag);
+/**
+ * As onnxshape_inference_write_model(), the model given as the @p len
+ * bytes it was parsed from (onnxshape_model_parse()).
+ * @return as onnxshape_inference_write_model(); ONNXSHAPE_ERR_INVALID_ARGUMENT
+ *         also when @p len is not the length @p model was parsed from.
+ */
+ONNXSHAPE_API onnxshape_status onnxshape_inference_write_model_bytes(
+    const onnxshape_model *model, const onnxshape_inference *inf, const void *bytes, size_t len,
+    const char *out_path, onnxshape_diag *diag);
 /** Free @p inf. NULL is allowed. */
 ONNXSHAPE_API void onnxshape_inference_free(onnxshape_inference *inf);
 /** @} */

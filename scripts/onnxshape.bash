@@ -11,7 +11,7 @@ _onnxshape() {
     return
   fi
   cmd=${COMP_WORDS[1]}
-  # NAME=FILE, --format=FMT, --ops=WHICH, --profile=NAME and --select=RULE: bash splits words at '='
+  # NAME=FILE, --format=FMT, --ops=WHICH, --write-model=FILE, --profile=NAME and --select=RULE: bash splits words at '='
   # (COMP_WORDBREAKS), so the word being completed is the part after it and
   # the word before it is '='. Completions then replace only that part.
   if [ "$prev" = "=" ] || [[ $cur == "=" ]]; then
@@ -20,6 +20,7 @@ _onnxshape() {
     case $key in
       --format) prev=--format ;;
       --ops) prev=--ops ;;
+      --write-model) prev=--write-model ;;
       --profile) prev=--profile ;;
       --select|--ignore) prev=--select ;;
       *) [ "$before" = "-i" ] && prev=-i-file ;;
@@ -36,6 +37,9 @@ _onnxshape() {
       mapfile -t COMPREPLY < <(compgen -W "domain conflict validity validity/order validity/unknown-op validity/opset validity/deprecated portability portability/D1 portability/D6 portability/D7 portability/D11 incomplete sonnx sonnx/default sonnx/sparse" -- "$cur")
       return ;;
     -o) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
+    --write-model)
+      mapfile -t COMPREPLY < <(compgen -f -X '!*.onnx' -- "$cur"; compgen -d -- "$cur")
+      return ;;
     -i|-i-file)
       mapfile -t COMPREPLY < <(compgen -f -X '!*.pb' -- "$cur"; compgen -f -X '!*.npy' -- "$cur"; compgen -d -- "$cur")
       return ;;
@@ -45,7 +49,7 @@ _onnxshape() {
     case $cmd in
       run) opts="-i -o --format --json --help" ;;
       test) opts="--json --strict --help" ;;
-      infer) opts="--input --dim --ops --why --json --help" ;;
+      infer) opts="--input --dim --ops --why --json --write-model --help" ;;
       check) opts="--profile --json --select --ignore --strict --help" ;;
       *) opts="--help" ;;
     esac

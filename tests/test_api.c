@@ -1172,6 +1172,135 @@ static void test_no_signal_handlers(void) {
   rmdir(dir);
 }
 
+/* A tensor entry of graph field `field`: name, then type { tensor {
+ * elem_type, shape { dims } } }; each dim a number >= 0, or the symbol
+ * params[k] where dims[k] < 0. */
+static void tensor_entry(buf *o, unsigned field, const char *name, int elem_type, size_t rank,
+                         const int64_t *dims, const char *const *params) {
+  buf vi = {{0}, 0}, tp = {{0}, 0}, tt = {{0}, 0}, sh = {{0}, 0};
+  for (size_t k = 0; k < rank; k++) {
+    buf dim = {{0}, 0};
+    if (dims[k] >= 0) put_int(&dim, 1, (uint64_t)dims[k]);
+    else put_str(&dim, 2, params[k]);
+    put_msg(&sh, 1, &dim);
+  }
+  put_int(&tt, 1, (uint64_t)elem_type);
+  put_msg(&tt, 2, &sh);
+  put_msg(&tp, 1, &tt);
+  put_str(&vi, 1, name);
+  put_msg(&vi, 2, &tp);
+  put_msg(o, field, &vi);
+}
+
+/* The file at path is exactly want[0, n). */
+static int file_is(const char *path, const unsigned char *want, size_t n) {
+  static unsigned char got[8192];
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return 0;
+  size_t len = fread(got, 1, sizeof got, f);
+  fclose(f);
+  return len == n && memcmp(got, want, n) == 0;
+}
+
+/* covers: INFER-WRITE-MODEL */
+/* infer --write-model through the API: x float [N, 6] -> Reshape(x, [-1, 3])
+ * -> y, declared with its type only. The model written is the model with
+ * y's dims and a value_info for s spliced in, byte for byte; bound, x
+ * declares the bound dims. */
+static void test_write_model(void) {
+  static const int64_t target[] = {-1, 3}, x_dims[] = {-1, 6}, y_dims[] = {-1, 3};
+  static const int64_t x_bound[] = {4, 6}, y_bound[] = {8, 3}, s_dims[] = {2};
+  static const char *const x_params[] = {"N", NULL}, *const y_params[] = {"2*N", NULL};
+  buf g = {{0}, 0}, m = {{0}, 0}, want_g = {{0}, 0}, want = {{0}, 0};
+  reshape_nodes(&g, target, 2, "y");
+  tensor_entry(&g, 11, "x", 1, 2, x_dims, x_params);
+  value_info(&g, 12, "y", 1);
+  size_t len = model_of(&m, &g);
+  char dir[] = "/tmp/onnxshape-api-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char src[64], out[64];
+  snprintf(src, sizeof src, "%s/m.onnx", dir);
+  snprintf(out, sizeof out, "%s/out.onnx", dir);
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  onnxshape_model *model = NULL;
+  onnxshape_inference *inf = NULL;
+  CHECK_STATUS(onnxshape_model_parse(m.b, len, NULL, &model, &d), ONNXSHAPE_OK);
+  CHECK_STATUS(onnxshape_model_infer(model, &inf, &d), ONNXSHAPE_OK);
+  /* As given: y [2*N, 3], then s's new entry (int64 [2]). */
+  reshape_nodes(&want_g, target, 2, "y");
+  tensor_entry(&want_g, 11, "x", 1, 2, x_dims, x_params);
+  tensor_entry(&want_g, 12, "y", 1, 2, y_dims, y_params);
+  tensor_entry(&want_g, 13, "s", 7, 1, s_dims, NULL);
+  size_t want_len = model_of(&want, &want_g);
+  CHECK_STATUS(onnxshape_inference_write_model_bytes(model, inf, m.b, len, out, &d), ONNXSHAPE_OK);
+  CHECK_STR(d.message, "");
+  CHECK(file_is(out, want.b, want_len));
+  /* The same from the file the model was read from, which may be out. */
+  CHECK(put_file(src, m.b, len));
+  onnxshape_model *from_file = NULL;
+  CHECK_STATUS(onnxshape_model_read_file(src, &from_file, &d), ONNXSHAPE_OK);
+  CHECK_STATUS(onnxshape_inference_write_model(from_file, inf, src, src, &d), ONNXSHAPE_OK);
+  CHECK(file_is(src, want.b, want_len));
+  /* The file changed since it was read: now longer, nothing written. */
+  unlink(out);
+  CHECK_STATUS(onnxshape_inference_write_model(from_file, inf, src, out, &d), ONNXSHAPE_ERR_IO);
+  char msg[1024];
+  snprintf(msg, sizeof msg,
+           "cannot write '%s': '%s' holds %zu bytes, but the model was read from %zu "
+           "(the file changed since)",
+           out, src, want_len, len);
+  CHECK_STR(d.message, msg);
+  CHECK(access(out, F_OK) != 0);
+  onnxshape_model_free(from_file);
+  /* Bytes that are not the model's: another length; the same length, not
+   * a model; an unwritable place. */
+  CHECK_STATUS(onnxshape_inference_write_model_bytes(model, inf, m.b, len - 1, out, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  snprintf(msg, sizeof msg, "cannot write '%s': %zu bytes given, but the model was parsed from %zu",
+           out, len - 1, len);
+  CHECK_STR(d.message, msg);
+  static unsigned char junk[8192];
+  memset(junk, 0xff, len);
+  CHECK_STATUS(onnxshape_inference_write_model_bytes(model, inf, junk, len, out, &d),
+               ONNXSHAPE_ERR_MALFORMED);
+  snprintf(msg, sizeof msg,
+           "cannot write '%s': the model's bytes do not read as a ModelProto with a graph", out);
+  CHECK_STR(d.message, msg);
+  CHECK_STATUS(onnxshape_inference_write_model_bytes(model, inf, m.b, len, "/nonexistent-dir/o",
+                                                     &d),
+               ONNXSHAPE_ERR_IO);
+  CHECK(access(out, F_OK) != 0);
+  CHECK_STATUS(onnxshape_inference_write_model_bytes(NULL, inf, m.b, len, out, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "inference_write_model_bytes: NULL argument");
+  CHECK_STATUS(onnxshape_inference_write_model(model, inf, NULL, out, &d),
+               ONNXSHAPE_ERR_INVALID_ARGUMENT);
+  CHECK_STR(d.message, "inference_write_model: NULL argument");
+  onnxshape_inference_free(inf);
+  /* Bound at x = [4, 6]: x declares them, y is [8, 3]. */
+  onnxshape_input_dims in = {"x", 2, x_bound};
+  onnxshape_infer_options opts = ONNXSHAPE_INFER_OPTIONS_INIT;
+  opts.inputs = &in;
+  opts.n_inputs = 1;
+  inf = NULL;
+  CHECK_STATUS(onnxshape_model_infer_with(model, &opts, &inf, &d), ONNXSHAPE_OK);
+  want_g.n = 0;
+  want.n = 0;
+  reshape_nodes(&want_g, target, 2, "y");
+  tensor_entry(&want_g, 11, "x", 1, 2, x_bound, NULL);
+  tensor_entry(&want_g, 12, "y", 1, 2, y_bound, NULL);
+  tensor_entry(&want_g, 13, "s", 7, 1, s_dims, NULL);
+  want_len = model_of(&want, &want_g);
+  CHECK_STATUS(onnxshape_inference_write_model_bytes(model, inf, m.b, len, out, &d), ONNXSHAPE_OK);
+  CHECK(file_is(out, want.b, want_len));
+  onnxshape_inference_free(inf);
+  onnxshape_model_free(model);
+  unlink(out);
+  unlink(src);
+  rmdir(dir);
+}
+
 /* covers: KERNEL-CAPACITY DIAG-PINNED
  * The message of each refused argument of the model, tensor, run, infer
  * and check API, exact (scripts/check-messages: every message a test). */
@@ -1332,4 +1461,5 @@ RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_check_rules),
           TEST_ENTRY(test_little_endian_storage), TEST_ENTRY(test_write_and_read_back),
           TEST_ENTRY(test_external_needs_directory), TEST_ENTRY(test_large_inline_file),
           TEST_ENTRY(test_read_file_agrees_with_parse), TEST_ENTRY(test_no_signal_handlers),
-          TEST_ENTRY(test_argument_messages), TEST_ENTRY(test_binding_messages))
+          TEST_ENTRY(test_argument_messages), TEST_ENTRY(test_write_model),
+          TEST_ENTRY(test_binding_messages))

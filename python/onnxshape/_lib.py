@@ -193,6 +193,10 @@ _proto("onnxshape_inference_count", ctypes.c_size_t, Inference_p)
 _proto("onnxshape_inference_get", _P(ValueInfo), Inference_p, ctypes.c_size_t)
 _proto("onnxshape_inference_failure", ctypes.c_char_p, Inference_p, ctypes.c_size_t, _P(S))
 _proto("onnxshape_inference_free", None, Inference_p)
+_proto("onnxshape_inference_write_model", S, Model_p, Inference_p, ctypes.c_char_p, ctypes.c_char_p,
+       _P(Diag))
+_proto("onnxshape_inference_write_model_bytes", S, Model_p, Inference_p, ctypes.c_void_p,
+       ctypes.c_size_t, ctypes.c_char_p, _P(Diag))
 
 _proto("onnxshape_model_check_file", S, ctypes.c_char_p, ctypes.c_int, _P(Report_p), _P(Diag))
 _proto("onnxshape_model_check", S, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_int,

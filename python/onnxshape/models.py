@@ -251,7 +251,7 @@ def _summary(s):
         work_limit=int(s.work_limit) if has("work_limit") else 0)
 
 
-def infer(model, inputs=None, dims=None, *, keep_going=True):
+def infer(model, inputs=None, dims=None, *, keep_going=True, write_model=None):
     """What can be known of every value of ``model`` (a path, bytes or an
     onnx.ModelProto) without input data, as `onnxshape infer --json`.
 
@@ -262,10 +262,17 @@ def infer(model, inputs=None, dims=None, *, keep_going=True):
     With ``keep_going`` (the default, as the command), nodes certain to fail
     are listed in ``result.failures`` and the analysis goes on; without it,
     the first one raises its onnxshape.Error. Errors of loading and of the
-    bindings raise onnxshape.Error subclasses with the library's message."""
+    bindings raise onnxshape.Error subclasses with the library's message.
+
+    ``write_model`` (a path) also writes the model with what is known
+    spliced into its graphs, as `onnxshape infer --write-model` does (the
+    same bytes; all or nothing): a model with nodes certain to fail raises
+    onnxshape.InvalidModelError and writes nothing."""
     keep = []
     opts = _options(inputs, dims, keep_going, keep)
-    m = load(model)
+    kind, src = _model_source(model)
+    out = None if write_model is None else _path_arg(write_model)
+    m = load(src if kind == "bytes" else model)
     inf = _lib.Inference_p()
     try:
         d = _lib.new_diag()
@@ -285,11 +292,28 @@ def infer(model, inputs=None, dims=None, *, keep_going=True):
                 except ValueError:
                     status = fst.value
                 failures.append(Failure(status, _lib.text(msg)))
+            if out is not None:
+                _write_model(m, inf, kind, src, out, failures)
         finally:
             _lib.lib.onnxshape_inference_free(inf)
     finally:
         _lib.lib.onnxshape_model_free(m)
     return InferResult(values, summary, failures)
+
+
+def _write_model(m, inf, kind, src, out, failures):
+    """infer(write_model=out): the model of inf, read again from its path or
+    its bytes, with what inf knows spliced in."""
+    if failures:
+        raise error_for(Status.ERR_INVALID_MODEL,
+                        f"'{os.fsdecode(out)}' not written (the model has nodes certain to fail)")
+    d = _lib.new_diag()
+    if kind == "path":
+        st = _lib.lib.onnxshape_inference_write_model(m, inf, _path_arg(src), out, ctypes.byref(d))
+    else:
+        st = _lib.lib.onnxshape_inference_write_model_bytes(m, inf, src, len(src), out,
+                                                             ctypes.byref(d))
+    _check(st, d)
 
 
 _PROFILES = {None: 0, "sonnx": 1}  # ONNXSHAPE_CHECK_CORE, ONNXSHAPE_CHECK_SONNX

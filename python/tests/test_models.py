@@ -121,6 +121,33 @@ def test_infer_is_the_cli_json(files):
 
 
 @needs_cli
+def test_write_model_is_the_cli(files, tmp_path):
+    """infer(write_model=) writes the bytes `infer --write-model` writes,
+    from a path and from bytes; a model certain to fail writes nothing."""
+    written = refused = 0
+    for k, path in enumerate(files):
+        by_cli, by_path, by_bytes = (str(tmp_path / ("%d-%s.onnx" % (k, w)))
+                                     for w in ("cli", "path", "bytes"))
+        p = subprocess.run([CLI, "infer", "--write-model", by_cli, path], capture_output=True)
+        if p.returncode == 0:
+            onnxshape.infer(path, write_model=by_path)
+            with open(path, "rb") as f:
+                onnxshape.infer(f.read(), write_model=by_bytes)
+            with open(by_cli, "rb") as a, open(by_path, "rb") as b, open(by_bytes, "rb") as c:
+                x = a.read()
+                assert x == b.read() == c.read(), path
+            written += 1
+        elif p.returncode == 1 and b"not written" in p.stderr:
+            with pytest.raises(onnxshape.InvalidModelError) as e:
+                onnxshape.infer(path, write_model=by_path)
+            assert e.value.message == ("'%s' not written (the model has nodes certain to fail)"
+                                       % by_path)
+            assert not os.path.exists(by_path) and not os.path.exists(by_cli)
+            refused += 1
+    assert written >= 3 and refused >= 1
+
+
+@needs_cli
 @pytest.mark.parametrize("profile", [None, "sonnx"])
 def test_check_is_the_cli_json(files, profile):
     compared = raised = 0

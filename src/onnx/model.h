@@ -294,6 +294,17 @@ typedef struct onnxshape__model_source {
 onnxshape_status onnxshape__model_file(const char *path, onnxshape__model_source *src,
                                        onnxshape__extdir *ext, onnxshape_diag *diag);
 
+/* Writes path, through a temporary file and a rename, as model m encoded
+ * in bytes[0, len) with the types and dims of the n values (distinct names
+ * in each graph) spliced into the graph inputs, outputs and value_info of
+ * the main graph and its subgraphs (model_write.c;
+ * onnxshape_inference_write_model()). source: the mapping the bytes lie
+ * in (checked before the rename), or NULL. */
+onnxshape_status onnxshape__model_write_values(const onnxshape_model *m, const uint8_t *bytes,
+                                               size_t len, const onnxshape__map *source,
+                                               const onnxshape_value_info *const *vals, size_t n,
+                                               const char *path, onnxshape_diag *diag);
+
 /* What to do with a decoded ModelProto: proto lives in arena, which the
  * callee then owns (or releases on failure); external data resolves in ext;
  * len is the encoded size; source is the mapping proto borrows from (its

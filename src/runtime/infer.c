@@ -90,6 +90,72 @@ onnxshape_status onnxshape_inference_find(const onnxshape_inference *inf, const 
                           ONNXSHAPE__ARGS(ARG_NAME(name)));
 }
 
+/* ---- the model with its values (infer --write-model) -------------------- */
+
+/* The values of inf, spliced into the model's bytes. */
+static onnxshape_status write_values(const onnxshape_model *m, const onnxshape_inference *inf,
+                                     const uint8_t *bytes, size_t len,
+                                     const onnxshape__map *source, const char *out_path,
+                                     onnxshape_diag *diag) {
+  const onnxshape_value_info **vals = onnxshape__malloc_n(inf->n + 1, sizeof *vals);
+  if (vals == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
+  for (size_t i = 0; i < inf->n; i++) vals[i] = &inf->infos[i];
+  onnxshape_status st =
+      onnxshape__model_write_values(m, bytes, len, source, vals, inf->n, out_path, diag);
+  onnxshape__free(vals);
+  return st;
+}
+
+onnxshape_status onnxshape_inference_write_model_bytes(const onnxshape_model *m,
+                                                       const onnxshape_inference *inf,
+                                                       const void *bytes, size_t len,
+                                                       const char *out_path, onnxshape_diag *diag) {
+  if (m == NULL || inf == NULL || (bytes == NULL && len > 0) || out_path == NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                            "inference_write_model_bytes: NULL argument", ONNXSHAPE__NO_ARGS);
+  }
+  if (len != m->source_len) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                            "cannot write '{}': {} bytes given, but the model was parsed from {}",
+                            ONNXSHAPE__ARGS(ARG_NAME(out_path), ARG_UINT(len),
+                                            ARG_UINT(m->source_len)));
+  }
+  onnxshape_status st = write_values(m, inf, bytes, len, NULL, out_path, diag);
+  if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
+  return st;
+}
+
+onnxshape_status onnxshape_inference_write_model(const onnxshape_model *m,
+                                                 const onnxshape_inference *inf,
+                                                 const char *model_path, const char *out_path,
+                                                 onnxshape_diag *diag) {
+  if (m == NULL || inf == NULL || model_path == NULL || out_path == NULL) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
+                            "inference_write_model: NULL argument", ONNXSHAPE__NO_ARGS);
+  }
+  onnxshape__model_source src;
+  onnxshape__extdir ext;
+  onnxshape_status st = onnxshape__model_file(model_path, &src, &ext, diag);
+  if (st != ONNXSHAPE_OK) return st;
+  if (src.len != m->source_len) {
+    st = onnxshape__error(diag, ONNXSHAPE_ERR_IO,
+                          "cannot write '{}': '{}' holds {} bytes, but the model was read from "
+                          "{} (the file changed since)",
+                          ONNXSHAPE__ARGS(ARG_NAME(out_path), ARG_NAME(model_path),
+                                          ARG_UINT(src.len), ARG_UINT(m->source_len)));
+  }
+  if (st == ONNXSHAPE_OK) {
+    st = write_values(m, inf, src.data, src.len, src.map.base != NULL ? &src.map : NULL,
+                      out_path, diag);
+  }
+  onnxshape__free(src.bytes);
+  onnxshape__unmap(&src.map);
+  onnxshape__extdir_close(&ext);
+  onnxshape__free((void *)(uintptr_t)ext.path);
+  if (st == ONNXSHAPE_OK) onnxshape__diag_clear(diag);
+  return st;
+}
+
 /* ---- one analysis ------------------------------------------------------ */
 
 typedef struct analysis {

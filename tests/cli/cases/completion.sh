@@ -21,6 +21,8 @@ complete_line onnxshape infer demo.onnx --ops ""
 complete_line onnxshape infer demo.onnx --ops = s
 complete_line onnxshape infer demo.onnx --why ""
 complete_line onnxshape infer dem
+complete_line onnxshape infer demo.onnx --write-model find
+complete_line onnxshape infer demo.onnx --write-model = find
 complete_line onnxshape run demo.onnx -i demo_in
 complete_line onnxshape run demo.onnx -i x = demo_in
 complete_line onnxshape run demo.onnx -i x = t_int
