@@ -1301,6 +1301,118 @@ static void test_write_model(void) {
   rmdir(dir);
 }
 
+/* The model of test_write_model_graphs, `o_dims` the declared dims of
+ * output o and `ts_rank` (0 or 1) those of then_branch's output ts ([2]):
+ * If "pick"(k) comes before the Constant that makes k (true), so the
+ * loader reorders; x's first dim has a denotation; k is declared a
+ * sequence; the main graph is split over two fields (protobuf merges them).
+ * Into out: the model; returns its length. */
+static size_t if_model(buf *out, int64_t o_dim, size_t ts_rank) {
+  static const int64_t two[] = {2};
+  buf tg = {{0}, 0}, eg = {{0}, 0}, node = {{0}, 0}, at = {{0}, 0}, ae = {{0}, 0};
+  buf g1 = {{0}, 0}, g2 = {{0}, 0}, k = {{0}, 0}, kv = {{0}, 0}, t = {{0}, 0};
+  /* then: ts = Shape(x); else: es = Size(x); each declared int64. */
+  buf sh = {{0}, 0}, sz = {{0}, 0};
+  put_str(&sh, 1, "x");
+  put_str(&sh, 2, "ts");
+  put_str(&sh, 4, "Shape");
+  put_msg(&tg, 1, &sh);
+  if (ts_rank == 0) value_info(&tg, 12, "ts", 7);
+  else tensor_entry(&tg, 12, "ts", 7, 1, two, NULL);
+  put_str(&sz, 1, "x");
+  put_str(&sz, 2, "es");
+  put_str(&sz, 4, "Size");
+  put_msg(&eg, 1, &sz);
+  value_info(&eg, 12, "es", 7);
+  put_str(&at, 1, "then_branch");
+  put_msg(&at, 6, &tg);
+  put_int(&at, 20, 5);
+  put_str(&ae, 1, "else_branch");
+  put_msg(&ae, 6, &eg);
+  put_int(&ae, 20, 5);
+  put_str(&node, 1, "k");
+  put_str(&node, 2, "o");
+  put_str(&node, 3, "pick");
+  put_str(&node, 4, "If");
+  put_msg(&node, 5, &at);
+  put_msg(&node, 5, &ae);
+  put_msg(&g1, 1, &node);
+  /* k = Constant(value = true) */
+  put_int(&t, 2, 9); /* data_type BOOL */
+  put_int(&t, 5, 1); /* int32_data: true */
+  put_str(&kv, 1, "value");
+  put_msg(&kv, 5, &t);
+  put_int(&kv, 20, 4);
+  put_str(&k, 2, "k");
+  put_str(&k, 4, "Constant");
+  put_msg(&k, 5, &kv);
+  put_msg(&g1, 1, &k);
+  {
+    /* x: float [2 (denotation DATA_BATCH), 3] */
+    buf vi = {{0}, 0}, tp = {{0}, 0}, tt = {{0}, 0}, shp = {{0}, 0}, d0 = {{0}, 0}, d1 = {{0}, 0};
+    put_int(&d0, 1, 2);
+    put_str(&d0, 3, "DATA_BATCH");
+    put_int(&d1, 1, 3);
+    put_msg(&shp, 1, &d0);
+    put_msg(&shp, 1, &d1);
+    put_int(&tt, 1, 1);
+    put_msg(&tt, 2, &shp);
+    put_msg(&tp, 1, &tt);
+    put_str(&vi, 1, "x");
+    put_msg(&vi, 2, &tp);
+    put_msg(&g1, 11, &vi);
+  }
+  {
+    /* k declared a sequence of bool tensors: copied as it is */
+    buf vi = {{0}, 0}, tp = {{0}, 0}, seq = {{0}, 0}, el = {{0}, 0}, tt = {{0}, 0};
+    put_int(&tt, 1, 9);
+    put_msg(&el, 1, &tt);
+    put_msg(&seq, 1, &el);
+    put_msg(&tp, 4, &seq);
+    put_str(&vi, 1, "k");
+    put_msg(&vi, 2, &tp);
+    put_msg(&g1, 13, &vi);
+  }
+  const int64_t o_dims[] = {o_dim};
+  tensor_entry(&g2, 12, "o", 7, 1, o_dims, NULL);
+  buf op = {{0}, 0};
+  put_int(out, 1, 8);
+  put_str(&op, 1, "");
+  put_int(&op, 2, 14);
+  put_msg(out, 8, &op);
+  put_msg(out, 7, &g1);
+  put_msg(out, 7, &g2);
+  return out->n;
+}
+
+/* covers: INFER-WRITE-MODEL ANALYSIS-SUBGRAPHS
+ * Subgraphs, a reordered graph, a split graph, denotations and a
+ * non-tensor declaration: the model written is the model with o's dims
+ * (declared [5], computed [2]) and then_branch's ts dims ([2]) spliced in,
+ * byte for byte; the branch not taken (k is true) and k's sequence
+ * declaration are copied as they are. */
+static void test_write_model_graphs(void) {
+  buf m = {{0}, 0}, want = {{0}, 0};
+  size_t len = if_model(&m, 5, 0), want_len = if_model(&want, 2, 1);
+  char dir[] = "/tmp/onnxshape-api-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char out[64];
+  snprintf(out, sizeof out, "%s/out.onnx", dir);
+  onnxshape_diag d;
+  onnxshape_diag_init(&d);
+  onnxshape_model *model = NULL;
+  onnxshape_inference *inf = NULL;
+  CHECK_STATUS(onnxshape_model_parse(m.b, len, NULL, &model, &d), ONNXSHAPE_OK);
+  CHECK_STATUS(onnxshape_model_infer(model, &inf, &d), ONNXSHAPE_OK);
+  CHECK_STATUS(onnxshape_inference_write_model_bytes(model, inf, m.b, len, out, &d), ONNXSHAPE_OK);
+  CHECK_STR(d.message, "");
+  CHECK(file_is(out, want.b, want_len));
+  onnxshape_inference_free(inf);
+  onnxshape_model_free(model);
+  unlink(out);
+  rmdir(dir);
+}
+
 /* covers: KERNEL-CAPACITY DIAG-PINNED
  * The message of each refused argument of the model, tensor, run, infer
  * and check API, exact (scripts/check-messages: every message a test). */
@@ -1462,4 +1574,5 @@ RUN_TESTS(TEST_ENTRY(test_profile_check), TEST_ENTRY(test_check_rules),
           TEST_ENTRY(test_external_needs_directory), TEST_ENTRY(test_large_inline_file),
           TEST_ENTRY(test_read_file_agrees_with_parse), TEST_ENTRY(test_no_signal_handlers),
           TEST_ENTRY(test_argument_messages), TEST_ENTRY(test_write_model),
+          TEST_ENTRY(test_write_model_graphs),
           TEST_ENTRY(test_binding_messages))
