@@ -296,7 +296,7 @@ static an_elem slice_count_expr(an_ctx *c, an_elem d, int64_t start, int64_t end
 
 /* Slice (starts, ends: attributes before 10, inputs from 10, with axes and
  * steps). Dims not sliced stay; a sliced dim is a number, or an
- * expression (step > 0); the elements of a 1-D input are taken. */
+ * expression (step > 0); known elements are taken, at any rank and step. */
 static int eval_slice(an_ctx *c, const graph_node *n) {
   slot_info *data = in(c, n, 0);
   slot_info *out = &c->slots[n->outputs[0]];
@@ -357,14 +357,20 @@ static int eval_slice(an_ctx *c, const graph_node *n) {
       out->dims[ax] = slice_count_expr(c, d, starts[i], ends[i], steps[i]);
     }
   }
-  if (r != 1 || !data->vals_known || !out->dims[0].known || !sliced[0]) {
-    if (r == 1 && data->vals_known && !sliced[0]) return an_copy(c, out, data);
-    return 1;
+  if (!data->vals_known) return 1;
+  /* The elements: each dim not sliced whole, each sliced one through its
+   * range (every sliced dim's range known, else its dim is not a number). */
+  size_t ax[64];
+  for (size_t i = 0; i < r; i++) {
+    ax[i] = i;
+    if (!sliced[i]) {
+      first[i] = 0;
+      step_of[i] = 1;
+    } else if (!out->dims[i].known || !data->dims[i].known) {
+      return 1;
+    }
   }
-  size_t cnt = (size_t)out->dims[0].v;
-  if (!an_set_vals(c, out, cnt)) return 0;
-  for (size_t i = 0; i < cnt; i++) out->vals[i] = data->vals[first[0] + (int64_t)i * step_of[0]]; /* i < cnt: no overflow */
-  return 1;
+  return an_take_strided(c, out, data, r, ax, first, step_of);
 }
 
 /* Concat along `axis` (required from version 4; version 1 defaults to 1;

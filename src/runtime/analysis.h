@@ -151,6 +151,16 @@ int an_set_vals(an_ctx *c, slot_info *s, size_t n);
 int an_from_tensor(an_ctx *c, slot_info *s, const onnxshape_tensor *t, int value_known);
 /* out = in (deep enough: out may be changed later). */
 int an_copy(an_ctx *c, slot_info *out, const slot_info *in);
+/* The elements of out (its r dims set, each a number) taken from x's (x's
+ * dims numbers, its elements known): the element at out's coordinates k is
+ * x's at coordinates p with p[ax[i]] = first[i] + k[i] * step[i] (Slice:
+ * ax the identity; Transpose: first 0, step 1, ax the permutation). Each
+ * such p is inside x (the caller's ranges say so; checked all the same).
+ * 1 (out's elements left as they were when x's are not known, when r > 64,
+ * or when a p falls outside x); 0 out of budget or memory. Charges r units
+ * per element. */
+int an_take_strided(an_ctx *c, slot_info *out, const slot_info *x, size_t r, const size_t *ax,
+                    const int64_t *first, const int64_t *step);
 /* out = what a and b have in common (If with a condition not known). */
 int an_join(an_ctx *c, slot_info *out, const slot_info *a, const slot_info *b);
 int an_all_known(const an_elem *x, size_t n);

@@ -182,6 +182,50 @@ int an_from_tensor(an_ctx *c, slot_info *s, const onnxshape_tensor *t, int value
   return 1;
 }
 
+int an_take_strided(an_ctx *c, slot_info *out, const slot_info *x, size_t r, const size_t *ax,
+                    const int64_t *first, const int64_t *step) {
+  if (!x->vals_known || !x->rank_known || x->rank != r || !out->rank_known || out->rank != r ||
+      r > 64) {
+    return 1;
+  }
+  size_t n = 1, stride[64], k[64];
+  for (size_t i = 0; i < r; i++) {
+    if (!out->dims[i].known || !x->dims[i].known) return 1;
+    n *= (size_t)out->dims[i].v; /* at most x's element count, itself at most MAX_ENUM */
+    if (n > x->n_vals) return 1;
+    k[i] = 0;
+  }
+  size_t s = 1;
+  for (size_t i = r; i-- > 0;) {
+    stride[i] = s;
+    s *= (size_t)x->dims[i].v;
+  }
+  if (s != x->n_vals) return 1;
+  if (!an_charge(c, an_mul(n, r))) return 0;
+  an_elem *vals = an_alloc(c, n, sizeof *vals);
+  if (vals == NULL) return 0;
+  for (size_t o = 0; o < n; o++) {
+    size_t at = 0;
+    for (size_t i = 0; i < r; i++) {
+      /* first + k * step lies in [0, dim) for a valid range: computed in
+       * uint64 so that a range the caller got wrong cannot overflow, then
+       * checked. */
+      uint64_t pos = (uint64_t)first[i] + (uint64_t)k[i] * (uint64_t)step[i];
+      if (pos >= (uint64_t)x->dims[ax[i]].v) return 1;
+      at += (size_t)pos * stride[ax[i]];
+    }
+    vals[o] = x->vals[at];
+    for (size_t i = r; i-- > 0;) { /* the next coordinates, the last dim fastest */
+      if (++k[i] < (size_t)out->dims[i].v) break;
+      k[i] = 0;
+    }
+  }
+  out->vals = vals;
+  out->n_vals = n;
+  out->vals_known = 1;
+  return 1;
+}
+
 int an_copy(an_ctx *c, slot_info *out, const slot_info *in) {
   *out = *in;
   if (in->rank_known) {

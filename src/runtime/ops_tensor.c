@@ -39,8 +39,8 @@ static int transpose_perm(an_ctx *c, const graph_node *n, size_t r, size_t *p) {
   return 1;
 }
 
-/* Transpose: out[i] = x[perm[i]]; the elements of a tensor of rank <= 1
- * (which Transpose leaves as they are). */
+/* Transpose: out[i] = x[perm[i]]; known elements are moved to their
+ * places (a tensor of rank <= 1 is left as it is). */
 static int eval_transpose(an_ctx *c, const graph_node *n) {
   slot_info *x = in(c, n, 0), *out = an_out(c, n, 0);
   if (x == NULL) return 1;
@@ -57,7 +57,13 @@ static int eval_transpose(an_ctx *c, const graph_node *n) {
   }
   if (!an_set_rank(c, out, x->rank)) return 0;
   for (size_t i = 0; i < x->rank; i++) out->dims[i] = x->dims[p[i]];
-  return 1;
+  if (!x->vals_known || x->rank > 64) return 1;
+  int64_t zero[64], one[64];
+  for (size_t i = 0; i < x->rank; i++) {
+    zero[i] = 0;
+    one[i] = 1;
+  }
+  return an_take_strided(c, out, x, x->rank, p, zero, one);
 }
 
 /* ---- Expand, Tile --------------------------------------------------------- */
