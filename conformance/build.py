@@ -442,7 +442,10 @@ def read_manifest():
     """tests/reject/MANIFEST's rows: {name: (exit, fragment, model, inputs)},
     model and inputs None for a row that runs another command than run."""
     rows = {}
-    for n, (name, exit_code, fragment, args) in _tsv(os.path.join(REJECT, "MANIFEST"), 4):
+    for n, fields in _tsv(os.path.join(REJECT, "MANIFEST"), 4):
+        if len(fields) != 4 or not fields[1].isdigit():
+            raise SystemExit("build.py: MANIFEST:%d: NAME EXIT FRAGMENT ARGUMENTS expected" % n)
+        name, exit_code, fragment, args = fields
         if not SAFE_NAME.match(name) or name in rows:
             raise SystemExit("build.py: MANIFEST:%d: bad or repeated name %r" % (n, name))
         words = args.split()
