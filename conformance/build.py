@@ -8,8 +8,10 @@ Positive cases are tests/conformance/gen_cases.py's (every version x element
 type x encoding, expected outputs computed there, independently of
 onnxshape). Negative cases are inputs docs/semantics.md requires an
 implementation to reject: instead of output files they hold
-expected_error.json (conformance/README.md). Every case also holds a file
-`requirement`: the docs/requirements.md identifier it exercises.
+expected_error.json (conformance/README.md): the NEGATIVE cases below, and
+the rows of tests/reject/MANIFEST that run a model (with its input tensors),
+as conformance/rejected-files.txt classifies them. Every case also holds a
+file `requirement`: the docs/requirements.md identifier it exercises.
 
 Usage: build.py SUITE_DIR [--tar FILE.tar.gz]
 Prints the counts; --tar also packs the suite into a tarball with sorted
@@ -20,7 +22,9 @@ import io
 import json
 import os
 import random
+import re
 import shutil
+import stat
 import struct
 import sys
 import tarfile
@@ -31,6 +35,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "tests", "conformance"))
 
 import gen_cases  # noqa: E402  (the positive cases: one home)
 from onnxpb import A_FLOAT, A_INT, A_INTS, attr, model, node, tensor, value_info  # noqa: E402
+
+REJECT = os.path.join(HERE, "..", "tests", "reject")
 
 INT64_MIN = -(1 << 63)
 SEED = 20261127
@@ -383,6 +389,187 @@ def write_negative(suite, messages):
     return len(NEGATIVE)
 
 
+# ---- negative cases from the rejected-input corpus (tests/reject) ----------
+
+# Names read from MANIFEST and rejected-files.txt are hostile until checked:
+# a case name becomes a directory name, a file name is opened in
+# tests/reject/files. Neither may hold a slash, start with a dot, or be long.
+SAFE_NAME = re.compile(r"[a-z0-9][a-z0-9_]{0,79}\Z")
+SAFE_FILE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,79}\Z")
+STATUS = re.compile(r"ONNXSHAPE_ERR_[A-Z_]+\Z")
+# The classes of rows that are not cases (README.md says why, per class).
+EXCLUDED_CLASSES = ("another command", "a symbolic link", "onnxshape's run scope",
+                    "onnxshape's limits")
+# Tensors a case binds that the corpus does not hold.
+BUILT_INPUTS = {"c_true.pb": tensor("c", "bool", [], raw=b"\x01")}
+
+
+def _tsv(path, min_fields):
+    """The rows of a tab-separated file (comments and blank lines left out)."""
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            if len(fields) < min_fields:
+                raise SystemExit("build.py: %s:%d: expected %d tab-separated fields"
+                                 % (path, n, min_fields))
+            rows.append((n, fields))
+    return rows
+
+
+def corpus_file(name):
+    """The bytes of tests/reject/files/NAME: a plain name of a regular file
+    directly in that directory (no link, no path)."""
+    if not SAFE_FILE.match(name) or name in (".", ".."):
+        raise SystemExit("build.py: %r is not a plain file name" % name)
+    files = os.path.join(REJECT, "files")
+    path = os.path.join(files, name)
+    try:
+        st = os.lstat(path)
+    except OSError as e:
+        raise SystemExit("build.py: tests/reject/files/%s: %s" % (name, e.strerror))
+    if not stat.S_ISREG(st.st_mode) or os.path.dirname(os.path.realpath(path)) != \
+            os.path.realpath(files):
+        raise SystemExit("build.py: tests/reject/files/%s is not a regular file" % name)
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def read_manifest():
+    """tests/reject/MANIFEST's rows: {name: (exit, fragment, model, inputs)},
+    model and inputs None for a row that runs another command than run."""
+    rows = {}
+    for n, fields in _tsv(os.path.join(REJECT, "MANIFEST"), 4):
+        if len(fields) != 4 or not fields[1].isdigit():
+            raise SystemExit("build.py: MANIFEST:%d: NAME EXIT FRAGMENT ARGUMENTS expected" % n)
+        name, exit_code, fragment, args = fields
+        if not SAFE_NAME.match(name) or name in rows:
+            raise SystemExit("build.py: MANIFEST:%d: bad or repeated name %r" % (n, name))
+        words = args.split()
+        model_file, inputs = None, None
+        if words and words[0] == "run":
+            if len(words) < 2 or len(words) % 2:
+                raise SystemExit("build.py: MANIFEST:%d: run MODEL [-i FILE]... expected" % n)
+            model_file, inputs = words[1], []
+            for opt, value in zip(words[2::2], words[3::2]):
+                if opt != "-i":
+                    raise SystemExit("build.py: MANIFEST:%d: option %r" % (n, opt))
+                inputs.append(value)
+        rows[name] = (int(exit_code), fragment, model_file, inputs)
+    return rows
+
+
+def case_message(fragment, model_file, inputs):
+    """onnxshape's message in the case's layout: the row's message with the
+    model's prefix ("MODEL: ", which the runners' messages do not share)
+    left out and the corpus's file names as the case names them (the
+    runners work in the case's directory, conformance/runners/)."""
+    if fragment.startswith(model_file + ": "):
+        fragment = fragment[len(model_file) + 2:]
+    fragment = fragment.replace("'%s'" % model_file, "'model.onnx'")
+    for k, name in enumerate(inputs):
+        fragment = fragment.replace("'%s'" % name, "'test_data_set_0/input_%d.pb'" % k)
+    if inputs:  # a tensor's external data is looked for beside the tensor file
+        fragment = fragment.replace(" in '.'", " in 'test_data_set_0'")
+    return fragment
+
+
+def external_locations(data):
+    """The external-data locations a serialized TensorProto names (none when
+    it does not decode)."""
+    from run import DecodeError, _fields
+    out = []
+    try:
+        for field, wire, v in _fields(data):
+            if field == 13 and wire == 2:
+                kv = {f: bytes(x) for f, w, x in _fields(v) if w == 2}
+                if kv.get(1) == b"location" and 2 in kv:
+                    out.append(kv[2].decode("utf-8", "replace"))
+    except DecodeError:
+        pass
+    return out
+
+
+def write_rejected_files(suite, known):
+    """A case test_reject_file_NAME for each row of tests/reject/MANIFEST
+    that rejected-files.txt takes; every row must be taken or excluded.
+    Returns (cases, excluded)."""
+    manifest = read_manifest()
+    table = _tsv(os.path.join(HERE, "rejected-files.txt"), 3)
+    seen = set()
+    cases = excluded = 0
+    for n, fields in table:
+        name = fields[0]
+        where = "rejected-files.txt:%d" % n
+        if name not in manifest or name in seen:
+            raise SystemExit("build.py: %s: %r is no row of MANIFEST, or is here twice"
+                             % (where, name))
+        seen.add(name)
+        _, fragment, model_file, row_inputs = manifest[name]
+        if fields[1] == "excluded":
+            if len(fields) != 3 or fields[2] not in EXCLUDED_CLASSES:
+                raise SystemExit("build.py: %s: excluded needs one of the classes %s"
+                                 % (where, ", ".join(EXCLUDED_CLASSES)))
+            excluded += 1
+            continue
+        if len(fields) != 5:
+            raise SystemExit("build.py: %s: NAME REQUIREMENT STATUS INPUTS REASON expected" % where)
+        _, req, status, inputs, reason = fields
+        if req not in known or not STATUS.match(status) or not reason.endswith("."):
+            raise SystemExit("build.py: %s: unknown requirement, bad status or no reason" % where)
+        if model_file is None:
+            raise SystemExit("build.py: %s: the row runs no model; exclude it" % where)
+        if inputs == "row":
+            if not row_inputs:
+                raise SystemExit("build.py: %s: the row binds no input" % where)
+            inputs = row_inputs
+        elif inputs == "-":
+            if row_inputs:
+                raise SystemExit("build.py: %s: the row binds inputs; say row" % where)
+            inputs = []
+        else:
+            if row_inputs:
+                raise SystemExit("build.py: %s: the row binds inputs; say row" % where)
+            inputs = inputs.split(" ")
+        d = os.path.join(suite, "test_reject_file_" + name)
+        ds = os.path.join(d, "test_data_set_0")
+        os.makedirs(ds)
+        with open(os.path.join(d, "model.onnx"), "wb") as f:
+            f.write(corpus_file(model_file))
+        beside = set()
+        for k, fn in enumerate(inputs):
+            data = BUILT_INPUTS[fn] if fn in BUILT_INPUTS else corpus_file(fn)
+            with open(os.path.join(ds, "input_%d.pb" % k), "wb") as f:
+                f.write(data)
+            # The files its external data names, where they are plain names
+            # of the corpus; other locations ('..', absolute, missing) are
+            # what the case is about.
+            for loc in external_locations(data):
+                if (SAFE_FILE.match(loc) and not re.match(r"(input|output)_\d+\.pb\Z", loc)
+                        and os.path.isfile(os.path.join(REJECT, "files", loc))
+                        and not os.path.islink(os.path.join(REJECT, "files", loc))):
+                    beside.add(loc)
+        for loc in sorted(beside):
+            with open(os.path.join(ds, loc), "wb") as f:
+                f.write(corpus_file(loc))
+        with open(os.path.join(d, "expected_error.json"), "w") as f:
+            json.dump({"requirement": req, "status": status, "reason": reason,
+                       "onnxshape_message": case_message(fragment, model_file, inputs)},
+                      f, indent=1)
+            f.write("\n")
+        with open(os.path.join(d, "requirement"), "w") as f:
+            f.write(req + "\n")
+        cases += 1
+    missing = sorted(set(manifest) - seen)
+    if missing:
+        raise SystemExit("build.py: MANIFEST rows neither a case nor excluded in "
+                         "rejected-files.txt: %s" % ", ".join(missing))
+    return cases, excluded
+
+
 def load_messages():
     """onnxshape's message for each negative case (messages.txt: NAME TAB
     MESSAGE), confirmed by the conformance_suite test."""
@@ -448,6 +635,9 @@ def main(argv):
     shutil.rmtree(suite, ignore_errors=True)
     os.makedirs(suite)
     messages = load_messages()
+    if any(c[0].startswith("file_") for c in NEGATIVE):
+        raise SystemExit("build.py: test_reject_file_* names the cases of tests/reject; "
+                         "name a NEGATIVE case otherwise")
     unknown = set(messages) - {c[0] for c in NEGATIVE}
     if unknown:
         raise SystemExit("build.py: messages.txt names cases that do not exist: %s"
@@ -459,10 +649,13 @@ def main(argv):
                          % ", ".join(sorted(used - known)))
     pos = write_positive(suite)
     neg = write_negative(suite, messages)
+    files, excluded = write_rejected_files(suite, known)
     # The layout and protocol, and the runner's driver (standard library only).
     for fn in ("README.md", "run.py"):
         shutil.copyfile(os.path.join(HERE, fn), os.path.join(suite, fn))
-    print("build.py: %d positive and %d negative cases in %s" % (pos, neg, suite))
+    print("build.py: %d positive and %d negative cases in %s (%d of the negative from "
+          "tests/reject/MANIFEST, whose %d other rows are excluded)"
+          % (pos, neg + files, suite, files, excluded))
     if len(argv) == 4:
         pack(suite, argv[3])
         print("build.py: packed into %s" % argv[3])

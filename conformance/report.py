@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: Apache-2.0
 """Writes docs/conformance.md from run.py's --json report: per requirement,
 how each runner fares on the conformance suite (passes, accepts what the
-specification forbids, rejects what it allows, wrong output), totals, and
-every case that does not pass.
+specification forbids, rejects what it allows, wrong output), totals, every
+case that does not pass, and each case from tests/reject (test_reject_file_*)
+by name with the runner's class and reason (a one-line count for a runner
+that passes all of them).
 
 Usage: report.py REPORT.json OUT.md [--require-pass=RUNNER]... [RUNNER=LABEL]...
   --require-pass=RUNNER fails (exit 1, after writing) unless RUNNER passed
@@ -36,9 +38,54 @@ REASON_RULINGS = [
 ]
 
 
+# The cases made of tests/reject's files (conformance/build.py).
+FILE_PREFIX = "test_reject_file_"
+
+
+def file_cases(r):
+    """The lines listing a runner's results on the test_reject_file_* cases."""
+    cases = [c for c in r["cases"] if c["name"].startswith(FILE_PREFIX)]
+    if not cases:
+        return []
+    counts = {}
+    for c in cases:
+        counts[c["class"]] = counts.get(c["class"], 0) + 1
+    said = ", ".join("%d %s" % (counts[k], k.replace("-", " ")) for k in CLASSES if k in counts)
+    lines = ["Cases from tests/reject (`test_reject_file_*`, conformance/README.md): "
+             "%d cases, %s." % (len(cases), said), ""]
+    if counts.get("pass", 0) == len(cases):
+        return lines
+    if "onnxruntime-node" in r["runner"]:
+        lines += [
+            "The runner decodes each `input_k.pb` itself (the binding takes typed arrays,",
+            "not TensorProto files), so where the input file is the broken part the class",
+            "says more of the runner than of onnxruntime: a rejection may come from that",
+            "decoding (\"truncated ...\", \"ENOENT\" for external data, which it joins to",
+            "the input's directory even when the location is absolute) or from the",
+            "binding's `Tensor` refusing the data (\"Tensor's size ... does not match\");",
+            "an acceptance may be its leniency: it binds by position and ignores the",
+            "tensor's name, takes raw_data when typed fields are set too, ignores unknown",
+            "external-data keys and reads no more than the data its dims need.",
+            ""]
+    lines += ["| case | requirement | class | runner's reason |", "|---|---|---|---|"]
+    for c in sorted(cases, key=lambda c: c["name"]):
+        lines.append("| `%s` | `%s` | %s | %s |" % (
+            c["name"], c["requirement"], c["class"].replace("-", " "),
+            cell(normalize(c["detail"])) or "no reason given"))
+    lines.append("")
+    return lines
+
+
+# Where the suite was when it ran (set by main): its path, absolute and
+# relative, is SUITE in the document, so that no machine's paths show.
+SUITE_PATHS = []
+
+
 def normalize(detail):
     """A runner's reason without what differs from case to case."""
     import re
+    for path, name in SUITE_PATHS:
+        detail = detail.replace(path, name)
     d = re.sub(r"\S*model\.onnx", "MODEL", detail)
     d = re.sub(r"\b(Reshape|Shape|Size|Identity|Constant)\(\d+\)", r"\1(V)", d)
     return d if len(d) <= 200 else d[:197] + "..."
@@ -55,6 +102,17 @@ def main(argv):
     with open(argv[1]) as f:
         report = json.load(f)
     must_pass = [a.split("=", 1)[1] for a in argv[3:] if a.startswith("--require-pass=")]
+    file_case_names = set()
+    for r in report["runners"]:
+        file_case_names |= {c["name"] for c in r.get("cases", [])
+                            if c["name"].startswith(FILE_PREFIX)}
+    files = len(file_case_names)
+    suite = report["suite"]
+    for path in (suite, os.path.relpath(suite)):
+        SUITE_PATHS.append((path, "SUITE"))
+    for path in (os.path.dirname(suite), os.path.dirname(os.path.relpath(suite))):
+        if path:
+            SUITE_PATHS.append((path + "/", "SUITE/../"))
     labels = dict(a.split("=", 1) for a in argv[3:] if not a.startswith("--"))
     lines = [
         "# Conformance suite results",
@@ -65,8 +123,11 @@ def main(argv):
         "cases (every version, element type and encoding of Shape, Reshape and Size,",
         "with outputs computed independently of onnxshape) and %d negative cases"
         % report["negative"],
-        "(inputs docs/semantics.md requires an implementation to reject). Each case",
-        "is counted under the requirement of docs/requirements.md it exercises.",
+        "(inputs docs/semantics.md requires an implementation to reject), %d of them"
+        % files,
+        "the files of onnxshape's rejected-input corpus (`test_reject_file_*`, from",
+        "tests/reject). Each case is counted under the requirement of",
+        "docs/requirements.md it exercises.",
         "",
         "Classes: *pass*; *wrong output* (ran, but type, dims or a value differ);",
         "*rejects allowed* (a positive case refused); *accepts forbidden* (a negative",
@@ -134,6 +195,7 @@ def main(argv):
                         ", ".join("`%s`" % q for q in reqs), eg, more,
                         " [divergences.md %s]" % ruling[0] if ruling else ""))
             lines.append("")
+        lines += file_cases(r)
     text = "\n".join(lines).rstrip("\n") + "\n"
     tmp = argv[2] + ".tmp"
     with open(tmp, "w") as f:

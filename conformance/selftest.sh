@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # The conformance_run_classes test: run.py's classes, each produced by a
 # runner made to behave so, on a small suite taken from SUITE_DIR (two
-# positive cases, one negative): pass (also of an output in typed fields),
+# positive cases, two negative: one of build.py's own, one from
+# tests/reject whose input file is the broken part): pass (also of an
+# output in typed fields),
 # wrong-output (dims, values), rejects-allowed,
 # accepts-forbidden, wrong-error, timeout, crash, an unavailable runner
 # (exit 77) and a too-small suite.
@@ -12,7 +14,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 suite=$1 work=$2
 rm -rf "$work"
 mkdir -p "$work/suite" "$work/runners"
-for c in test_gen_size_v13_float_raw test_gen_shape_v15_int8_raw test_reject_reshape_two_inferred; do
+for c in test_gen_size_v13_float_raw test_gen_shape_v15_int8_raw test_reject_reshape_two_inferred \
+         test_reject_file_garbage_tensor; do
   cp -r "$suite/$c" "$work/suite/"
 done
 r=$work/runners
@@ -66,24 +69,29 @@ expect_total() {  # RUNNER pass wrong rejects accepts wrong-error timeout crash
     exit 1
   fi
 }
-run "$work/suite" "$r/copy"; expect_total copy "2 0 0 1 0 0 0"
-run --check-errors "$work/suite" "$r/reject"; expect_total reject "1 0 2 0 0 0 0"
-run --check-errors "$work/suite" "$r/wrong"; expect_total wrong "1 1 0 0 1 0 0"
+run "$work/suite" "$r/copy"; expect_total copy "2 0 0 2 0 0 0"
+grep -q "accepts-forbidden test_reject_file_garbage_tensor: ran; expected ONNXSHAPE_ERR_MALFORMED" "$work/out" \
+  || { cat "$work/out"; echo "selftest: accepts-forbidden reason" >&2; exit 1; }
+run --check-errors "$work/suite" "$r/reject"; expect_total reject "1 0 2 0 1 0 0"
+grep -q "wrong-error test_reject_file_garbage_tensor: message .*, expected \"'test_data_set_0/input_0.pb' is not a valid TensorProto file (6 bytes)\"" "$work/out" \
+  || { cat "$work/out"; echo "selftest: wrong-error message reason" >&2; exit 1; }
+run "$work/suite" "$r/reject"; expect_total reject "2 0 2 0 0 0 0"
+run --check-errors "$work/suite" "$r/wrong"; expect_total wrong "1 1 0 0 2 0 0"
 grep -q "wrong-output test_gen_size_v13_float_raw: output_0.pb: int64 \[2\], expected int64 \[\]" "$work/out" \
   || { cat "$work/out"; echo "selftest: wrong-output reason" >&2; exit 1; }
 grep -q "wrong-error test_reject_reshape_two_inferred: status ONNXSHAPE_ERR_COUNT_MISMATCH, expected ONNXSHAPE_ERR_MULTIPLE_INFERRED" "$work/out" \
   || { cat "$work/out"; echo "selftest: wrong-error reason" >&2; exit 1; }
-run "$work/suite" "$r/value"; expect_total value "2 1 0 0 0 0 0"
+run "$work/suite" "$r/value"; expect_total value "3 1 0 0 0 0 0"
 grep -q "wrong-output test_gen_size_v13_float_raw: output_0.pb: the values differ" "$work/out" \
   || { cat "$work/out"; echo "selftest: value reason" >&2; exit 1; }
-run "$work/suite" "$r/slow"; expect_total slow "0 0 0 0 0 3 0"
-run "$work/suite" "$r/crash"; expect_total crash "0 0 0 0 0 0 3"
+run "$work/suite" "$r/slow"; expect_total slow "0 0 0 0 0 4 0"
+run "$work/suite" "$r/crash"; expect_total crash "0 0 0 0 0 0 4"
 # --require-pass fails on any class but pass.
 if run --require-pass "$work/suite" "$r/copy"; then echo "selftest: --require-pass passed" >&2; exit 1; fi
 rc=0; run "$work/suite" "$r/unavailable" || rc=$?
 [ $rc -eq 77 ] && grep -q "unavailable, skipped (SKIP: not here)" "$work/out" \
   || { cat "$work/out"; echo "selftest: unavailable runner: exit $rc" >&2; exit 1; }
-rc=0; run --min-negative 2 "$work/suite" "$r/copy" || rc=$?
-[ $rc -eq 1 ] && grep -q "expected at least 0 positive and 2 negative cases" "$work/out" \
+rc=0; run --min-negative 3 "$work/suite" "$r/copy" || rc=$?
+[ $rc -eq 1 ] && grep -q "expected at least 0 positive and 3 negative cases" "$work/out" \
   || { cat "$work/out"; echo "selftest: --min-negative: exit $rc" >&2; exit 1; }
 echo "selftest: every class of run.py seen"

@@ -63,6 +63,7 @@ reject_tensor("truncated_tensor", tensor("x", "float", [2, 3], raw=F6)[:20],
 
 # ---- model structure -----------------------------------------------------
 # covers: OPSET-DOMAIN OPSET-RANGE ERROR-MESSAGE
+# covers: MODEL-WELL-FORMED MODEL-NAMES MODEL-DECODE
 reject_model("ir_version_2", model([node("Shape", ["x"], ["y"])], [X], [value_info("y", "int64")],
                                    ir_version=2), "ir_version_2.onnx: ir_version 2 is not supported (opset imports need IR version 3 or later)")
 reject_model("no_graph", f_int(1, 8) + f_bytes(8, f_str(1, "") + f_int(2, 13)),
