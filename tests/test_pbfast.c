@@ -528,6 +528,73 @@ static void test_every_field_of_every_message(void) {
   onnxshape__arena_release(a);
 }
 
+/* covers: MODEL-DECODE */
+static void test_every_allocation_may_fail(void) {
+  /* Every message with every field set, decoded from an arena that may grow
+   * no block (limit 0) and whose first block has `room` bytes left, for
+   * room = 0, 16, 32, ... (allocations are rounded to 16): each allocation
+   * of each decoder in turn is the one refused. Refused, the decoder
+   * returns NULL and the arena says over_limit; given room enough, the same
+   * values as protobuf-c packed. Each message needs at least one allocation
+   * (itself), so room 0 fails every one. */
+  size_t tried = 0;
+  for (size_t i = 0; i < sizeof all_messages / sizeof all_messages[0]; i++) {
+    for (unsigned pick = 0; pick < 5; pick++) {
+      const ProtobufCMessageDescriptor *d = all_messages[i];
+      pool_used = 0;
+      ProtobufCMessage *m = pool_alloc(d->sizeof_message);
+      CHECK(m != NULL);
+      if (m == NULL) return;
+      fill_all(m, d, 0, pick);
+      size_t n = protobuf_c_message_get_packed_size(m);
+      uint8_t *bytes = pool_alloc(n);
+      CHECK(bytes != NULL && protobuf_c_message_pack(m, bytes) == n);
+      if (bytes == NULL) return;
+      /* A message that takes more than the first block (only GraphProto,
+       * filled to depth 3; the ModelProto's graph has every field too) is
+       * left out. */
+      onnxshape__arena *whole = onnxshape__arena_new(SIZE_MAX);
+      CHECK(whole != NULL);
+      if (whole == NULL) return;
+      int fits = onnxshape__pb_fast_decode(d, bytes, n, whole) != NULL && whole->blocks == NULL;
+      onnxshape__arena_release(whole);
+      if (!fits) {
+        CHECK(d == &onnx__graph_proto__descriptor);
+        continue;
+      }
+      int decoded = 0;
+      size_t fails = 0;
+      for (size_t room = 0; !decoded; room += ONNXSHAPE__ARENA_ALIGN) {
+        onnxshape__arena *a = onnxshape__arena_new(0);
+        CHECK(a != NULL);
+        if (a == NULL) return;
+        size_t free_bytes = (size_t)(a->end - a->cur);
+        if (room >= free_bytes) { /* never decoded within the first block */
+          CHECK(room < free_bytes);
+          fprintf(stderr, "  message %s, oneof member %u\n", d->name, pick);
+          onnxshape__arena_release(a);
+          break;
+        }
+        if (free_bytes - room > 0) CHECK(onnxshape__arena_alloc(a, free_bytes - room) != NULL);
+        CHECK((size_t)(a->end - a->cur) == room);
+        ProtobufCMessage *fast = onnxshape__pb_fast_decode(d, bytes, n, a);
+        if (fast == NULL) {
+          CHECK(a->over_limit == 1 && a->out_of_memory == 0);
+          fails++;
+        } else {
+          CHECK(a->over_limit == 0);
+          CHECK(pb_message_equal(fast, m));
+          decoded = 1;
+        }
+        onnxshape__arena_release(a);
+      }
+      CHECK(decoded && fails >= 1);
+      tried++;
+    }
+  }
+  CHECK(tried == 12 * 5);
+}
+
 static int all_zero(const unsigned char *p, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (p[i] != 0) return 0;
@@ -608,6 +675,7 @@ int main(void) {
       TEST_ENTRY(test_names_with_nul),
       TEST_ENTRY(test_many_repeated_values),
       TEST_ENTRY(test_every_field_of_every_message),
+      TEST_ENTRY(test_every_allocation_may_fail),
       TEST_ENTRY(test_arena),
   };
   return h_run(tests, sizeof tests / sizeof tests[0]);
