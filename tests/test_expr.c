@@ -306,6 +306,68 @@ static void test_min_max_bounds(void) {
   CHECK(an_expr_eval(an_expr_ceil_div(x, an_expr_add(x, n, an_val_num(1)), 2), bind, NULL, &v) && v == 2);
 }
 
+/* covers: ANALYSIS-EXPR
+ * The edges of equating, signs, evaluation, quoting and the canonical
+ * check: a number with a symbol, expressions that are not one symbol,
+ * min and max of two expressions, an operand that cannot be evaluated, a
+ * sum past int64, names that need quotes, terms that break the form. */
+static void test_expr_edges(void) {
+  an_exprs *x = fresh_exprs();
+  an_val n = an_expr_symbol(x, "N"), m = an_expr_symbol(x, "M"), k = an_expr_symbol(x, "K");
+  /* a number first, a symbol second: the symbol takes the value */
+  CHECK(an_expr_equate(x, an_val_num(4), k));
+  an_val rk = an_expr_resolve(x, k);
+  CHECK(rk.known && rk.v == 4);
+  /* 2N, N*M, floor(N/2) are no lone symbol: nothing recorded */
+  CHECK(an_expr_equate(x, an_expr_mul(x, n, an_val_num(2)), m));
+  CHECK(an_expr_equate(x, an_expr_mul(x, n, m), an_val_num(6)));
+  CHECK(an_expr_equate(x, an_expr_floor_div(x, n, 2), m));
+  CHECK(!an_expr_same(x, n, m) && !an_expr_resolve(x, m).known);
+  /* unknown operands: neither the same nor different */
+  CHECK(!an_expr_same(x, an_val_unknown(), n) && !an_expr_same(x, n, an_val_unknown()));
+  CHECK(!an_expr_differ(x, an_val_unknown(), n) && !an_expr_differ(x, n, an_val_unknown()));
+  /* signs of min and max of two expressions */
+  an_val n5 = an_expr_sub(x, n, an_val_num(5)), m5 = an_expr_sub(x, m, an_val_num(5));
+  CHECK(an_expr_nonneg(x, an_expr_min(x, n, m)));
+  CHECK(!an_expr_nonneg(x, an_expr_min(x, n5, m)));
+  CHECK(!an_expr_nonneg(x, an_expr_max(x, n5, m5)));
+  CHECK(an_expr_nonneg(x, an_expr_max(x, n, m5)));
+  CHECK(!an_expr_nonneg(x, an_val_unknown()) && an_expr_nonneg(x, an_val_num(0)) &&
+        !an_expr_nonneg(x, an_val_num(-1)));
+  /* evaluation: numbers, nothing, an operand without a value (either
+   * side of a min), a sum past int64 */
+  int64_t v = 0;
+  CHECK(an_expr_eval(an_val_num(-9), bind, NULL, &v) && v == -9);
+  CHECK(!an_expr_eval(an_val_unknown(), bind, NULL, &v));
+  an_val z5 = an_expr_sub(x, an_expr_symbol(x, "Z"), an_val_num(5));
+  an_val a5 = an_expr_sub(x, an_expr_symbol(x, "A"), an_val_num(5));
+  CHECK(!an_expr_eval(an_expr_min(x, n, z5), bind, NULL, &v));
+  CHECK(!an_expr_eval(an_expr_min(x, a5, n), bind, NULL, &v));
+  CHECK(an_expr_eval(an_expr_max(x, n, an_expr_sub(x, an_expr_symbol(x, "H"), an_val_num(300))), bind,
+                     NULL, &v) && v == 3);
+  an_val h = an_expr_symbol(x, "H");
+  an_val over = an_expr_add(x, an_expr_mul(x, h, an_val_num(INT64_MAX / 300)), an_val_num(INT64_MAX / 2));
+  CHECK(!over.known && over.e != NULL && !an_expr_eval(over, bind, NULL, &v));
+  /* names: an identifier as it is, anything else quoted (a backslash too) */
+  TEXT(x, an_expr_symbol(x, "_b9"), "_b9");
+  TEXT(x, an_expr_symbol(x, "9b"), "'9b'");
+  TEXT(x, an_expr_symbol(x, "b-9"), "'b-9'");
+  TEXT(x, an_expr_symbol(x, "a\\b"), "'a\\\\b'");
+  /* a term with no atoms, or more terms than AN_EXPR_TERMS: not canonical */
+  an_val nm = an_expr_add(x, an_expr_mul(x, n, m), an_val_num(1));
+  CHECK(an_expr_canonical(nm.e));
+  an_term t = nm.e->terms[0];
+  an_expr bad = *nm.e;
+  bad.terms = &t;
+  t.n = 0;
+  CHECK(!an_expr_canonical(&bad));
+  t = nm.e->terms[0];
+  bad.n_terms = AN_EXPR_TERMS + 1;
+  CHECK(!an_expr_canonical(&bad));
+  bad.n_terms = 0;
+  CHECK(!an_expr_canonical(&bad));
+}
+
 /* covers: ANALYSIS-EXPR LIMIT-ANALYSIS-WORK */
 static void test_bounds_and_work(void) {
   an_exprs *x = fresh_exprs();
@@ -560,4 +622,5 @@ RUN_TESTS(TEST_ENTRY(test_invariants), TEST_ENTRY(test_canonical_forms), TEST_EN
           TEST_ENTRY(test_eval_and_fresh), TEST_ENTRY(test_bounds_and_work),
           TEST_ENTRY(test_sign), TEST_ENTRY(test_text_limits), TEST_ENTRY(test_held_names),
           TEST_ENTRY(test_budget_sweep), TEST_ENTRY(test_numbers_and_overflow), TEST_ENTRY(test_eval_atoms),
-          TEST_ENTRY(test_equate_cases), TEST_ENTRY(test_resolve_atoms), TEST_ENTRY(test_min_max_bounds))
+          TEST_ENTRY(test_equate_cases), TEST_ENTRY(test_resolve_atoms), TEST_ENTRY(test_min_max_bounds),
+          TEST_ENTRY(test_expr_edges))
