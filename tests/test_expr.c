@@ -205,6 +205,169 @@ static void test_eval_and_fresh(void) {
   TEXT(x, f1, "nz");
 }
 
+/* covers: ANALYSIS-EXPR
+ * Equating: numbers, expressions that are not one symbol (nothing to
+ * record), a symbol and an expression, classes with values (equal or not),
+ * and a class whose value comes from the name it joins. */
+static void test_equate_cases(void) {
+  an_exprs *x = fresh_exprs();
+  an_val n = an_expr_symbol(x, "N"), m = an_expr_symbol(x, "M");
+  CHECK(an_expr_equate(x, an_val_num(3), an_val_num(3)));
+  CHECK(!an_expr_equate(x, an_val_num(3), an_val_num(4)));
+  /* neither side a lone symbol, or one side not: accepted, nothing merged */
+  CHECK(an_expr_equate(x, an_expr_add(x, n, an_val_num(1)), an_expr_mul(x, m, an_val_num(2))));
+  CHECK(an_expr_equate(x, an_expr_add(x, n, an_val_num(1)), m));
+  CHECK(an_expr_equate(x, m, an_expr_add(x, n, an_val_num(1))));
+  CHECK(!an_expr_same(x, n, m) && !an_expr_same(x, m, an_expr_add(x, n, an_val_num(1))));
+  /* two classes with values: merged when the values agree, else refused */
+  an_val p = an_expr_symbol(x, "P"), q = an_expr_symbol(x, "Q"), r = an_expr_symbol(x, "R");
+  CHECK(an_expr_equate(x, p, an_val_num(5)) && an_expr_equate(x, q, an_val_num(5)));
+  CHECK(an_expr_equate(x, p, q) && an_expr_same(x, p, q));
+  CHECK(an_expr_equate(x, r, an_val_num(6)));
+  CHECK(!an_expr_equate(x, p, r) && !an_expr_same(x, p, r) && an_expr_differ(x, p, r));
+  /* B has a value; A (first in order) keeps the class and takes it */
+  an_val a = an_expr_symbol(x, "A"), b = an_expr_symbol(x, "B");
+  CHECK(an_expr_equate(x, b, an_val_num(7)));
+  CHECK(an_expr_equate(x, b, a));
+  an_val ra = an_expr_resolve(x, a);
+  CHECK(ra.known && ra.v == 7);
+  CHECK(an_expr_equate(x, a, b)); /* already one class */
+  /* evaluated: a merged symbol with a value, and one named by its class */
+  int64_t v = 0;
+  CHECK(an_expr_eval(an_expr_add(x, a, b), bind, NULL, &v) && v == 14);
+  an_val h2 = an_expr_symbol(x, "H2"), hh = an_expr_symbol(x, "H");
+  CHECK(an_expr_equate(x, h2, hh)); /* H is first: H2 -> H, evaluated through H */
+  CHECK(an_expr_eval(h2, bind, NULL, &v) && v == 224);
+}
+
+/* covers: ANALYSIS-EXPR
+ * Resolving an expression of every atom kind after a symbol got a value,
+ * twice (the second from the cache). */
+static void test_resolve_atoms(void) {
+  an_exprs *x = fresh_exprs();
+  an_val n = an_expr_symbol(x, "N"), m = an_expr_symbol(x, "M");
+  an_val e = an_expr_add(x, an_expr_floor_div(x, n, 2), an_expr_ceil_div(x, n, 3));
+  e = an_expr_add(x, e, an_expr_mod(x, n, 4));
+  e = an_expr_add(x, e, an_expr_min(x, n, m));
+  e = an_expr_add(x, e, an_expr_max(x, n, an_val_num(5)));
+  TEXT(x, e, "floor(N/2) + ceil(N/3) + mod(N, 4) + min(M, N) + max(N, 5)");
+  CHECK(an_expr_resolve(x, e).e == e.e); /* nothing equated yet */
+  CHECK(an_expr_equate(x, n, an_val_num(10)));
+  /* 5 + 4 + 2 + min(M, 10) + 10 */
+  an_val r1 = an_expr_resolve(x, e), r2 = an_expr_resolve(x, e);
+  TEXT(x, r1, "min(M, 10) + 21");
+  CHECK(r1.e != NULL && r1.e == r2.e);
+  CHECK(an_expr_equate(x, m, an_val_num(3)));
+  an_val r3 = an_expr_resolve(x, e);
+  CHECK(r3.known && r3.v == 24);
+}
+
+/* covers: ANALYSIS-EXPR
+ * Signs and lower bounds of min and max atoms: what min_max keeps as an
+ * atom, what it decides from a bound, and what an_expr_nonneg says. */
+static void test_min_max_bounds(void) {
+  an_exprs *x = fresh_exprs();
+  an_val n = an_expr_symbol(x, "N"), m = an_expr_symbol(x, "M");
+  an_val n5 = an_expr_sub(x, n, an_val_num(5)), m5 = an_expr_sub(x, m, an_val_num(5));
+  an_val min_nm5 = an_expr_min(x, n, m5), max_n5m = an_expr_max(x, n5, m);
+  TEXT(x, min_nm5, "min(M - 5, N)");
+  TEXT(x, max_n5m, "max(M, N - 5)");
+  CHECK(!an_expr_nonneg(x, min_nm5) && an_expr_nonneg(x, max_n5m));
+  CHECK(an_expr_nonneg(x, an_expr_min(x, n, an_val_num(5))));
+  CHECK(!an_expr_nonneg(x, an_expr_min(x, n5, an_val_num(3))));
+  CHECK(!an_expr_nonneg(x, an_expr_max(x, n5, an_val_num(-1))));
+  CHECK(an_expr_nonneg(x, an_expr_max(x, n5, an_val_num(2))));
+  CHECK(an_expr_nonneg(x, an_expr_floor_div(x, n, 3)) && !an_expr_nonneg(x, an_expr_floor_div(x, n5, 3)));
+  /* bounds through the atoms: min(N, 4) >= 0, so max(min(N, 4), -2) is it */
+  an_val min_n4 = an_expr_min(x, n, an_val_num(4));
+  CHECK(an_expr_max(x, min_n4, an_val_num(-2)).e == min_n4.e);
+  /* min(N, M - 5) has no lower bound: max of it and -2 stays an atom */
+  TEXT(x, an_expr_max(x, min_nm5, an_val_num(-2)), "max(min(M - 5, N), -2)");
+  /* max(N - 5, M) >= 0 (through M): so is max(that, 0) */
+  CHECK(an_expr_max(x, max_n5m, an_val_num(0)).e == max_n5m.e);
+  /* max(N - 5, 3) >= 3 through its number: min of it and 2 is 2; an atom
+   * whose bound is negative gives its term none (max(N - 5, -3) and -4) */
+  an_val mx = an_expr_max(x, n5, an_val_num(3));
+  an_val mn = an_expr_min(x, mx, an_val_num(2));
+  CHECK(mn.known && mn.v == 2);
+  TEXT(x, an_expr_min(x, an_expr_max(x, n5, an_val_num(-3)), an_val_num(-4)),
+       "min(max(N - 5, -3), -4)");
+  /* floor((N + 7)/2) >= 3: max(that, 3) is it; ceil too */
+  an_val fl = an_expr_floor_div(x, an_expr_add(x, n, an_val_num(7)), 2);
+  CHECK(an_expr_max(x, fl, an_val_num(3)).e == fl.e);
+  an_val ce = an_expr_ceil_div(x, an_expr_add(x, n, an_val_num(7)), 2);
+  CHECK(an_expr_max(x, ce, an_val_num(3)).e == ce.e);
+  /* floor of what has no bound: none */
+  TEXT(x, an_expr_max(x, an_expr_floor_div(x, m5, 2), an_val_num(0)), "max(floor((M + 1)/2) - 3, 0)");
+  /* eval of min with an expression second, and of ceil */
+  int64_t v = 0;
+  CHECK(an_expr_eval(min_nm5, bind, NULL, &v) == 0); /* M has no value */
+  CHECK(an_expr_eval(an_expr_ceil_div(x, n, 2), bind, NULL, &v) && v == 2);
+  CHECK(an_expr_eval(an_expr_ceil_div(x, an_expr_add(x, n, an_val_num(1)), 2), bind, NULL, &v) && v == 2);
+}
+
+/* covers: ANALYSIS-EXPR
+ * The edges of equating, signs, evaluation, quoting and the canonical
+ * check: a number with a symbol, expressions that are not one symbol,
+ * min and max of two expressions, an operand that cannot be evaluated, a
+ * sum past int64, names that need quotes, terms that break the form. */
+static void test_expr_edges(void) {
+  an_exprs *x = fresh_exprs();
+  an_val n = an_expr_symbol(x, "N"), m = an_expr_symbol(x, "M"), k = an_expr_symbol(x, "K");
+  /* a number first, a symbol second: the symbol takes the value */
+  CHECK(an_expr_equate(x, an_val_num(4), k));
+  an_val rk = an_expr_resolve(x, k);
+  CHECK(rk.known && rk.v == 4);
+  /* 2N, N*M, floor(N/2) are no lone symbol: nothing recorded */
+  CHECK(an_expr_equate(x, an_expr_mul(x, n, an_val_num(2)), m));
+  CHECK(an_expr_equate(x, an_expr_mul(x, n, m), an_val_num(6)));
+  CHECK(an_expr_equate(x, an_expr_floor_div(x, n, 2), m));
+  CHECK(!an_expr_same(x, n, m) && !an_expr_resolve(x, m).known);
+  /* unknown operands: neither the same nor different */
+  CHECK(!an_expr_same(x, an_val_unknown(), n) && !an_expr_same(x, n, an_val_unknown()));
+  CHECK(!an_expr_differ(x, an_val_unknown(), n) && !an_expr_differ(x, n, an_val_unknown()));
+  /* signs of min and max of two expressions */
+  an_val n5 = an_expr_sub(x, n, an_val_num(5)), m5 = an_expr_sub(x, m, an_val_num(5));
+  CHECK(an_expr_nonneg(x, an_expr_min(x, n, m)));
+  CHECK(!an_expr_nonneg(x, an_expr_min(x, n5, m)));
+  CHECK(!an_expr_nonneg(x, an_expr_max(x, n5, m5)));
+  CHECK(an_expr_nonneg(x, an_expr_max(x, n, m5)));
+  CHECK(!an_expr_nonneg(x, an_val_unknown()) && an_expr_nonneg(x, an_val_num(0)) &&
+        !an_expr_nonneg(x, an_val_num(-1)));
+  /* evaluation: numbers, nothing, an operand without a value (either
+   * side of a min), a sum past int64 */
+  int64_t v = 0;
+  CHECK(an_expr_eval(an_val_num(-9), bind, NULL, &v) && v == -9);
+  CHECK(!an_expr_eval(an_val_unknown(), bind, NULL, &v));
+  an_val z5 = an_expr_sub(x, an_expr_symbol(x, "Z"), an_val_num(5));
+  an_val a5 = an_expr_sub(x, an_expr_symbol(x, "A"), an_val_num(5));
+  CHECK(!an_expr_eval(an_expr_min(x, n, z5), bind, NULL, &v));
+  CHECK(!an_expr_eval(an_expr_min(x, a5, n), bind, NULL, &v));
+  CHECK(an_expr_eval(an_expr_max(x, n, an_expr_sub(x, an_expr_symbol(x, "H"), an_val_num(300))), bind,
+                     NULL, &v) && v == 3);
+  an_val h = an_expr_symbol(x, "H");
+  an_val over = an_expr_add(x, an_expr_mul(x, h, an_val_num(INT64_MAX / 300)), an_val_num(INT64_MAX / 2));
+  CHECK(!over.known && over.e != NULL && !an_expr_eval(over, bind, NULL, &v));
+  /* names: an identifier as it is, anything else quoted (a backslash too) */
+  TEXT(x, an_expr_symbol(x, "_b9"), "_b9");
+  TEXT(x, an_expr_symbol(x, "9b"), "'9b'");
+  TEXT(x, an_expr_symbol(x, "b-9"), "'b-9'");
+  TEXT(x, an_expr_symbol(x, "a\\b"), "'a\\\\b'");
+  /* a term with no atoms, or more terms than AN_EXPR_TERMS: not canonical */
+  an_val nm = an_expr_add(x, an_expr_mul(x, n, m), an_val_num(1));
+  CHECK(an_expr_canonical(nm.e));
+  an_term t = nm.e->terms[0];
+  an_expr bad = *nm.e;
+  bad.terms = &t;
+  t.n = 0;
+  CHECK(!an_expr_canonical(&bad));
+  t = nm.e->terms[0];
+  bad.n_terms = AN_EXPR_TERMS + 1;
+  CHECK(!an_expr_canonical(&bad));
+  bad.n_terms = 0;
+  CHECK(!an_expr_canonical(&bad));
+}
+
 /* covers: ANALYSIS-EXPR LIMIT-ANALYSIS-WORK */
 static void test_bounds_and_work(void) {
   an_exprs *x = fresh_exprs();
@@ -458,4 +621,6 @@ RUN_TESTS(TEST_ENTRY(test_invariants), TEST_ENTRY(test_canonical_forms), TEST_EN
           TEST_ENTRY(test_min_max), TEST_ENTRY(test_merged_symbols),
           TEST_ENTRY(test_eval_and_fresh), TEST_ENTRY(test_bounds_and_work),
           TEST_ENTRY(test_sign), TEST_ENTRY(test_text_limits), TEST_ENTRY(test_held_names),
-          TEST_ENTRY(test_budget_sweep), TEST_ENTRY(test_numbers_and_overflow), TEST_ENTRY(test_eval_atoms))
+          TEST_ENTRY(test_budget_sweep), TEST_ENTRY(test_numbers_and_overflow), TEST_ENTRY(test_eval_atoms),
+          TEST_ENTRY(test_equate_cases), TEST_ENTRY(test_resolve_atoms), TEST_ENTRY(test_min_max_bounds),
+          TEST_ENTRY(test_expr_edges))

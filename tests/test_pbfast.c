@@ -528,6 +528,211 @@ static void test_every_field_of_every_message(void) {
   onnxshape__arena_release(a);
 }
 
+/* covers: MODEL-DECODE */
+static void test_every_allocation_may_fail(void) {
+  /* Every message with every field set, decoded from an arena that may grow
+   * no block (limit 0) and whose first block has `room` bytes left, for
+   * room = 0, 16, 32, ... (allocations are rounded to 16): each allocation
+   * of each decoder in turn is the one refused. Refused, the decoder
+   * returns NULL and the arena says over_limit; given room enough, the same
+   * values as protobuf-c packed. Each message needs at least one allocation
+   * (itself), so room 0 fails every one. */
+  size_t tried = 0;
+  for (size_t i = 0; i < sizeof all_messages / sizeof all_messages[0]; i++) {
+    for (unsigned pick = 0; pick < 5; pick++) {
+      const ProtobufCMessageDescriptor *d = all_messages[i];
+      pool_used = 0;
+      ProtobufCMessage *m = pool_alloc(d->sizeof_message);
+      CHECK(m != NULL);
+      if (m == NULL) return;
+      fill_all(m, d, 0, pick);
+      size_t n = protobuf_c_message_get_packed_size(m);
+      uint8_t *bytes = pool_alloc(n);
+      CHECK(bytes != NULL && protobuf_c_message_pack(m, bytes) == n);
+      if (bytes == NULL) return;
+      /* A message that takes more than the first block (only GraphProto,
+       * filled to depth 3; the ModelProto's graph has every field too) is
+       * left out. */
+      onnxshape__arena *whole = onnxshape__arena_new(SIZE_MAX);
+      CHECK(whole != NULL);
+      if (whole == NULL) return;
+      int fits = onnxshape__pb_fast_decode(d, bytes, n, whole) != NULL && whole->blocks == NULL;
+      onnxshape__arena_release(whole);
+      if (!fits) {
+        CHECK(d == &onnx__graph_proto__descriptor);
+        continue;
+      }
+      int decoded = 0;
+      size_t fails = 0;
+      for (size_t room = 0; !decoded; room += ONNXSHAPE__ARENA_ALIGN) {
+        onnxshape__arena *a = onnxshape__arena_new(0);
+        CHECK(a != NULL);
+        if (a == NULL) return;
+        size_t free_bytes = (size_t)(a->end - a->cur);
+        if (room >= free_bytes) { /* never decoded within the first block */
+          CHECK(room < free_bytes);
+          fprintf(stderr, "  message %s, oneof member %u\n", d->name, pick);
+          onnxshape__arena_release(a);
+          break;
+        }
+        if (free_bytes - room > 0) CHECK(onnxshape__arena_alloc(a, free_bytes - room) != NULL);
+        CHECK((size_t)(a->end - a->cur) == room);
+        ProtobufCMessage *fast = onnxshape__pb_fast_decode(d, bytes, n, a);
+        if (fast == NULL) {
+          CHECK(a->over_limit == 1 && a->out_of_memory == 0);
+          fails++;
+        } else {
+          CHECK(a->over_limit == 0);
+          CHECK(pb_message_equal(fast, m));
+          decoded = 1;
+        }
+        onnxshape__arena_release(a);
+      }
+      CHECK(decoded && fails >= 1);
+      tried++;
+    }
+  }
+  CHECK(tried == 12 * 5);
+}
+
+/* One value of field fd on the wire: its own wire type (`wrong` 0), or
+ * one it cannot have (`wrong` 1). Messages are empty, strings "a". */
+static void put_field(buf *o, const ProtobufCFieldDescriptor *fd, int wrong) {
+  switch (fd->type) {
+    case PROTOBUF_C_TYPE_STRING:
+    case PROTOBUF_C_TYPE_BYTES:
+    case PROTOBUF_C_TYPE_MESSAGE:
+      if (wrong) {
+        put_int(o, fd->id, 1);
+      } else {
+        put_bytes(o, fd->id, "a", fd->type == PROTOBUF_C_TYPE_MESSAGE ? 0 : 1);
+      }
+      break;
+    case PROTOBUF_C_TYPE_FLOAT:
+      if (wrong) put_int(o, fd->id, 1);
+      else put_fixed32(o, fd->id, 0x3f800000u);
+      break;
+    case PROTOBUF_C_TYPE_DOUBLE:
+      if (wrong) {
+        put_int(o, fd->id, 1);
+      } else {
+        put_tag(o, fd->id, 1);
+        for (int i = 0; i < 8; i++) put_byte(o, i == 7 ? 0x3f : i == 6 ? 0xf0 : 0);
+      }
+      break;
+    default: /* the varint types */
+      if (wrong) put_fixed32(o, fd->id, 1);
+      else put_int(o, fd->id, 300); /* two bytes */
+      break;
+  }
+}
+
+/* covers: MODEL-DECODE */
+static void test_every_field_malformed(void) {
+  /* In every message: malformed fields (cut tags and values, a varint past
+   * 64 bits, lengths past the end or past INT_MAX, fixed values cut off,
+   * groups, wire types 6 and 7, field number 0) are declined; each field
+   * given once decodes as protobuf-c does; with the wrong wire type, or a
+   * singular field twice, or a packed run that is no whole number of
+   * values, it is declined. */
+  static const uint8_t bad[][14] = {
+      {1, 0x80},                                          /* a tag cut off */
+      {3, 0x98, 0x06, 0x80},                              /* field 99: its varint cut */
+      {12, 0x98, 0x06, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02}, /* past 64 bits */
+      {12, 0x98, 0x06, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, /* 10 bytes, the last past 64 bits */
+      {5, 0x99, 0x06, 1, 2, 3},                           /* fixed64 cut */
+      {4, 0x9d, 0x06, 1, 2},                              /* fixed32 cut */
+      {5, 0x9a, 0x06, 5, 'a', 'b'},                       /* length past the end */
+      {8, 0x9a, 0x06, 0x85, 0x80, 0x80, 0x80, 0x80, 0x00}, /* a length in 6 bytes */
+      {7, 0x9a, 0x06, 0x80, 0x80, 0x80, 0x80, 0x08},      /* a length of 2^31 */
+      {2, 0x9b, 0x06},                                    /* a group */
+      {3, 0x9e, 0x06, 0},                                 /* wire type 6 */
+      {3, 0x9f, 0x06, 0},                                 /* wire type 7 */
+      {2, 0x00, 0x01},                                    /* field number 0 */
+  };
+  for (size_t i = 0; i < sizeof all_messages / sizeof all_messages[0]; i++) {
+    const ProtobufCMessageDescriptor *d = all_messages[i];
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+      buf b = {{0}, 0};
+      for (uint8_t j = 1; j <= bad[k][0]; j++) put_byte(&b, bad[k][j]);
+      onnxshape__arena *a = onnxshape__arena_new(SIZE_MAX);
+      CHECK(a != NULL && onnxshape__pb_fast_decode(d, b.b, b.n, a) == NULL);
+      if (onnxshape__pb_fast_decode(d, b.b, b.n, a) != NULL) fprintf(stderr, "  %s, input %zu\n", d->name, k);
+      onnxshape__arena_release(a);
+    }
+    for (unsigned f = 0; f < d->n_fields; f++) {
+      const ProtobufCFieldDescriptor *fd = &d->fields[f];
+      int repeated = fd->label == PROTOBUF_C_LABEL_REPEATED;
+      int scalar = fd->type != PROTOBUF_C_TYPE_STRING && fd->type != PROTOBUF_C_TYPE_BYTES &&
+                   fd->type != PROTOBUF_C_TYPE_MESSAGE;
+      buf once = {{0}, 0}, wrong = {{0}, 0}, twice = {{0}, 0}, run = {{0}, 0};
+      put_field(&once, fd, 0);
+      put_field(&wrong, fd, 1);
+      put_field(&twice, fd, 0);
+      put_field(&twice, fd, 0);
+      both r = decode_both(d, &once);
+      CHECK(r.fast != NULL && r.ref != NULL && pb_message_equal(r.fast, r.ref));
+      if (r.fast == NULL) fprintf(stderr, "  %s.%s once\n", d->name, fd->name);
+      release(&r);
+      r = decode_both(d, &wrong);
+      CHECK(r.fast == NULL);
+      if (r.fast != NULL) fprintf(stderr, "  %s.%s wrong wire type\n", d->name, fd->name);
+      release(&r);
+      r = decode_both(d, &twice);
+      CHECK((r.fast == NULL) == !repeated);
+      if (repeated) CHECK(r.fast != NULL && r.ref != NULL && pb_message_equal(r.fast, r.ref));
+      release(&r);
+      if (repeated && scalar) {
+        /* a packed run: 3 bytes of fixed values, or a varint cut off */
+        put_bytes(&run, fd->id, "\x80\x80\x80", fd->type == PROTOBUF_C_TYPE_FLOAT ||
+                                                        fd->type == PROTOBUF_C_TYPE_DOUBLE ? 3 : 1);
+        r = decode_both(d, &run);
+        CHECK(r.fast == NULL && r.ref == NULL);
+        if (r.fast != NULL) fprintf(stderr, "  %s.%s bad run\n", d->name, fd->name);
+        release(&r);
+      }
+    }
+  }
+}
+
+/* covers: MODEL-DECODE */
+static void test_second_pass_over_every_field(void) {
+  /* Past 16 repeated values a decoder's second pass reads the whole
+   * message again: in every message with a repeated field, every field
+   * once, unknown fields of each wire type (with tags and values of more
+   * than one byte), and 17 more values of one repeated field. Decoded as
+   * protobuf-c does. */
+  size_t tried = 0;
+  for (size_t i = 0; i < sizeof all_messages / sizeof all_messages[0]; i++) {
+    const ProtobufCMessageDescriptor *d = all_messages[i];
+    for (unsigned r = 0; r < d->n_fields; r++) {
+      const ProtobufCFieldDescriptor *rep = &d->fields[r];
+      if (rep->label != PROTOBUF_C_LABEL_REPEATED) continue;
+      buf b = {{0}, 0};
+      for (unsigned f = 0; f < d->n_fields; f++) {
+        if (!(d->fields[f].flags & PROTOBUF_C_FIELD_FLAG_ONEOF) || d->fields[f].id == d->fields[0].id ||
+            f == r) {
+          put_field(&b, &d->fields[f], 0);
+        }
+      }
+      put_int(&b, 99, 300);
+      put_tag(&b, 2000, 1);
+      for (int k = 0; k < 8; k++) put_byte(&b, (uint8_t)k);
+      put_tag(&b, 2001, 5);
+      for (int k = 0; k < 4; k++) put_byte(&b, (uint8_t)k);
+      put_str(&b, 2002, "unknown");
+      for (int k = 0; k < 17; k++) put_field(&b, rep, 0);
+      CHECK(b.n < sizeof b.b);
+      both res = decode_both(d, &b);
+      CHECK(res.fast != NULL && res.ref != NULL && pb_message_equal(res.fast, res.ref));
+      if (res.fast == NULL) fprintf(stderr, "  %s.%s\n", d->name, rep->name);
+      release(&res);
+      tried++;
+    }
+  }
+  CHECK(tried >= 20);
+}
+
 static int all_zero(const unsigned char *p, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (p[i] != 0) return 0;
@@ -608,6 +813,9 @@ int main(void) {
       TEST_ENTRY(test_names_with_nul),
       TEST_ENTRY(test_many_repeated_values),
       TEST_ENTRY(test_every_field_of_every_message),
+      TEST_ENTRY(test_every_allocation_may_fail),
+      TEST_ENTRY(test_every_field_malformed),
+      TEST_ENTRY(test_second_pass_over_every_field),
       TEST_ENTRY(test_arena),
   };
   return h_run(tests, sizeof tests / sizeof tests[0]);

@@ -473,6 +473,31 @@ reject_model("function_calls_too_deep",
                    extra_opsets=[("custom", 1)]) + b"".join(f_bytes(25, fn_chain(k)) for k in range(41)),
              "function_calls_too_deep.onnx: in call/custom:F0/F1#0/custom:F1/...#0/custom:F30/F31#0/custom:F31: node '#0': function calls and subgraphs nest more than 32 deep")
 
+# A function that calls itself, and one importing the default domain twice.
+reject_model("function_calls_itself",
+             fn_model(["x"], [fn_proto(body=[node("F", ["i"], ["o"], domain="custom")])]),
+             "function_calls_itself.onnx: in call/custom:F: node '#0': calls function 'custom:F' inside its own body (a function cannot call itself)")
+reject_model("function_opset_twice",
+             fn_model(["x"], [fn_proto() + f_bytes(9, f_str(1, "") + f_int(2, 14))]),
+             "function_opset_twice.onnx: node 'call': function 'custom:F' imports the default domain twice")
+# ConstantOfShape's 'value' (checked by infer): given twice, or not a valid tensor.
+SI = value_info("s", "int64", [2])
+case("constant_of_shape_value_twice", 1,
+     "constant_of_shape_value_twice.onnx: ConstantOfShape-9 (node '#0'): attribute 'value' is set twice",
+     "infer constant_of_shape_value_twice.onnx")
+write("constant_of_shape_value_twice.onnx",
+      model([node("ConstantOfShape", ["s"], ["y"],
+                  [attr("value", A_TENSOR, tensor("v", "float", [1], raw=b"\0\0\0\0")),
+                   attr("value", A_TENSOR, tensor("v", "float", [1], raw=b"\0\0\0\0"))])],
+            [SI], [Y], opset=13))
+case("constant_of_shape_bad_tensor", 1,
+     "constant_of_shape_bad_tensor.onnx: ConstantOfShape-9 (node '#0'): attribute 'value': tensor 'v': dims[0] = -1 is negative",
+     "infer constant_of_shape_bad_tensor.onnx")
+write("constant_of_shape_bad_tensor.onnx",
+      model([node("ConstantOfShape", ["s"], ["y"],
+                  [attr("value", A_TENSOR, tensor("v", "float", [-1], raw=b""))])],
+            [SI], [Y], opset=13))
+
 # check reads the same bytes for its sparse scan, and says which it cannot.
 case("check_subgraph_garbage", 1, "in branch/then_branch: not a valid GraphProto",
      "check --profile sonnx subgraph_garbage.onnx")
