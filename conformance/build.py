@@ -401,7 +401,8 @@ STATUS = re.compile(r"ONNXSHAPE_ERR_[A-Z_]+\Z")
 EXCLUDED_CLASSES = ("another command", "a symbolic link", "onnxshape's run scope",
                     "onnxshape's limits")
 # Tensors a case binds that the corpus does not hold.
-BUILT_INPUTS = {"c_true.pb": tensor("c", "bool", [], raw=b"\x01")}
+BUILT_INPUTS = {"c_true.pb": tensor("c", "bool", [], raw=b"\x01"),
+                "s23.pb": tensor("s", "int64", [2], raw=struct.pack("<2q", 2, 3))}
 
 
 def _tsv(path, min_fields):

@@ -46,7 +46,7 @@
   X(ASINH, "Asinh", unary, 0, (9, 22)) \
   X(ATAN, "Atan", unary, 0, (7, 22)) \
   X(ATANH, "Atanh", unary, 0, (9, 22)) \
-  X(ATTENTION, "Attention", none, 0, (23, 24, 25)) \
+  X(ATTENTION, "Attention", attention, 0, (23, 24, 25)) \
   X(AVERAGE_POOL, "AveragePool", pool, 0, (1, 7, 10, 11, 19, 22)) \
   X(BATCH_NORMALIZATION, "BatchNormalization", batch_norm, 0, (1, 6, 7, 9, 14, 15)) \
   X(BERNOULLI, "Bernoulli", random_like, 0, (15, 22)) \

@@ -2,7 +2,7 @@
 /* The matrix products (docs/analysis.md): MatMul, MatMulInteger,
  * QLinearMatMul (numpy's matmul: a 1-D operand promoted and its dim
  * removed again, the batch dims broadcast), Gemm (two matrices, each maybe
- * transposed) and Einsum. The inner dims a valid model makes equal are
+ * transposed), Einsum and Attention. The inner dims a valid model makes equal are
  * recorded as equal; two known ones that differ are an error at run time,
  * and leave the output's dims unknown. */
 #include <string.h>
@@ -152,6 +152,92 @@ static int eval_einsum(an_ctx *c, const graph_node *n) {
   return 1;
 }
 
+/* ---- Attention ---------------------------------------------------------------- */
+
+/* The dim a valid model makes equal in a and b: a number if either is one,
+ * else a's expression (recorded as equal to b's). */
+static an_elem same_dim(an_ctx *c, an_elem a, an_elem b) {
+  if (an_is_set(a) && an_is_set(b)) an_equate(c, a, b);
+  return a.known || !an_is_set(b) ? a : b.known || !an_is_set(a) ? b : a;
+}
+
+/* The dims of Attention's inputs, read in the 4-D layout (batch, heads,
+ * sequence, head size); from 3-D inputs (batch, sequence, hidden) through
+ * q_num_heads and kv_num_heads. 0 when they are not all 3-D or all 4-D,
+ * or (3-D) a head count is missing or not positive. */
+typedef struct attention_dims {
+  an_elem batch, q_heads, q_seq, kv_heads, kv_seq, head, v_head, total;
+  int three_d;
+} attention_dims;
+
+static int attention_read(an_ctx *c, const graph_node *n, attention_dims *a) {
+  const slot_info *q = in(c, n, 0), *k = in(c, n, 1), *v = in(c, n, 2);
+  if (q == NULL || k == NULL || v == NULL || !q->rank_known || !k->rank_known ||
+      !v->rank_known || q->rank != k->rank || q->rank != v->rank ||
+      (q->rank != 3 && q->rank != 4)) {
+    return 0;
+  }
+  a->batch = same_dim(c, same_dim(c, q->dims[0], k->dims[0]), v->dims[0]);
+  a->three_d = q->rank == 3;
+  if (a->three_d) {
+    int64_t qh = an_attr_int(n, "q_num_heads", 0), kvh = an_attr_int(n, "kv_num_heads", 0);
+    if (qh <= 0 || kvh <= 0) return 0;
+    a->q_heads = an_num(qh);
+    a->kv_heads = an_num(kvh);
+    a->q_seq = q->dims[1];
+    a->kv_seq = same_dim(c, k->dims[1], v->dims[1]);
+    a->head = an_div_valid(c, k->dims[2], kvh);
+    a->v_head = an_div_valid(c, v->dims[2], kvh);
+  } else {
+    a->q_heads = q->dims[1];
+    a->kv_heads = same_dim(c, k->dims[1], v->dims[1]);
+    a->q_seq = q->dims[2];
+    a->kv_seq = same_dim(c, k->dims[2], v->dims[2]);
+    a->head = same_dim(c, q->dims[3], k->dims[3]);
+    a->v_head = v->dims[3];
+  }
+  /* total_sequence_length: past_sequence_length (past_key's dim 2) plus
+   * kv_sequence_length. */
+  const slot_info *past = n->n_inputs > 4 ? in(c, n, 4) : NULL;
+  a->total = a->kv_seq;
+  if (past != NULL) {
+    an_elem p = past->rank_known && past->rank == 4 ? past->dims[2] : an_unknown();
+    a->total = an_is_set(p) && an_is_set(a->kv_seq) ? an_expr_add(c->x, p, a->kv_seq)
+                                                      : an_unknown();
+  }
+  return 1;
+}
+
+/* Attention (23 on): Y is Q's type, (batch, q_heads, q_seq, v_head), or
+ * 3-D (batch, q_seq, q_heads * v_head); present_key (K's type) and
+ * present_value (V's) are (batch, kv_heads, total, head or v_head);
+ * qk_matmul_output (Q's type) is (batch, q_heads, q_seq, total), where
+ * total is past_key's sequence length plus K's. */
+static int eval_attention(an_ctx *c, const graph_node *n) {
+  const slot_info *q = in(c, n, 0), *k = in(c, n, 1), *v = in(c, n, 2);
+  slot_info *out[4];
+  for (size_t i = 0; i < 4; i++) out[i] = an_out(c, n, i);
+  if (out[0] != NULL && q != NULL) out[0]->type = q->type;
+  if (out[1] != NULL && k != NULL) out[1]->type = k->type;
+  if (out[2] != NULL && v != NULL) out[2]->type = v->type;
+  if (out[3] != NULL && q != NULL) out[3]->type = q->type;
+  attention_dims a;
+  if (!attention_read(c, n, &a)) return 1;
+  if (out[0] != NULL) {
+    an_elem y3[3] = {a.batch, a.q_seq, an_expr_mul(c->x, a.q_heads, a.v_head)};
+    an_elem y4[4] = {a.batch, a.q_heads, a.q_seq, a.v_head};
+    if (!an_set_dims(c, out[0], a.three_d ? y3 : y4, a.three_d ? 3 : 4)) return 0;
+  }
+  an_elem pk[4] = {a.batch, a.kv_heads, a.total, a.head};
+  an_elem pv[4] = {a.batch, a.kv_heads, a.total, a.v_head};
+  an_elem qk[4] = {a.batch, a.q_heads, a.q_seq, a.total};
+  if (out[1] != NULL && !an_set_dims(c, out[1], pk, 4)) return 0;
+  if (out[2] != NULL && !an_set_dims(c, out[2], pv, 4)) return 0;
+  if (out[3] != NULL && !an_set_dims(c, out[3], qk, 4)) return 0;
+  return 1;
+}
+
+AN_HANDLER(attention, eval_attention(c, n))
 AN_FIRST_OUTPUT(matmul, eval_matmul(c, n))
 AN_FIRST_OUTPUT(gemm, eval_gemm(c, n))
 AN_FIRST_OUTPUT(einsum, eval_einsum(c, n))

@@ -484,7 +484,7 @@ reject_model("function_opset_twice",
 SI = value_info("s", "int64", [2])
 case("constant_of_shape_value_twice", 1,
      "constant_of_shape_value_twice.onnx: ConstantOfShape-9 (node '#0'): attribute 'value' is set twice",
-     "infer constant_of_shape_value_twice.onnx")
+     "run constant_of_shape_value_twice.onnx")
 write("constant_of_shape_value_twice.onnx",
       model([node("ConstantOfShape", ["s"], ["y"],
                   [attr("value", A_TENSOR, tensor("v", "float", [1], raw=b"\0\0\0\0")),
@@ -492,7 +492,7 @@ write("constant_of_shape_value_twice.onnx",
             [SI], [Y], opset=13))
 case("constant_of_shape_bad_tensor", 1,
      "constant_of_shape_bad_tensor.onnx: ConstantOfShape-9 (node '#0'): attribute 'value': tensor 'v': dims[0] = -1 is negative",
-     "infer constant_of_shape_bad_tensor.onnx")
+     "run constant_of_shape_bad_tensor.onnx")
 write("constant_of_shape_bad_tensor.onnx",
       model([node("ConstantOfShape", ["s"], ["y"],
                   [attr("value", A_TENSOR, tensor("v", "float", [-1], raw=b""))])],

@@ -123,6 +123,26 @@ module.exports = [
     },
   },
   {
+    // Q, K, V all 4-D (heads explicit) or all 3-D (q_num_heads and
+    // kv_num_heads given); grouped-query heads; with past_key and
+    // past_value (4-D), every output, total = past + kv sequence.
+    op: 'Attention',
+    versions: [23, 24, 25],
+    gen: (g) => {
+      const b = g.dim(1, 2, 'B'), s = g.dim(1, 4, 'S'), t = g.dim(1, 4, 'T');
+      const kvh = g.pick(1, 2), qh = kvh * g.pick(1, 2), hd = 2 * g.pick(1, 3), vd = g.pick(1, 3);
+      const f = (d) => ({ type: 'float', dims: d });
+      const three = g.chance(0.4);
+      const inputs = three
+        ? [f([b, s, qh * hd]), f([b, t, kvh * hd]), f([b, t, kvh * vd])]
+        : [f([b, qh, s, hd]), f([b, kvh, t, hd]), f([b, kvh, t, vd])];
+      const past = g.chance(0.5) ? g.dim(1, 3, 'P') : null;
+      if (past) inputs.push(null, f([b, kvh, past, hd]), f([b, kvh, past, vd]));
+      const attrs = three ? [g.E.attr('q_num_heads', qh), g.E.attr('kv_num_heads', kvh)] : [];
+      return { inputs, attrs, outputs: past ? g.pick(3, 4) : 1 };
+    },
+  },
+  {
     op: 'Expand',
     versions: [8, 13],
     gen: (g) => {
