@@ -553,8 +553,11 @@ ONNXSHAPE_API onnxshape_status onnxshape_inference_find(const onnxshape_inferenc
  * declared dim, else its symbol or expression as dim_param, else empty;
  * a computed number or type replaces a declared one that contradicts it),
  * and every other value of a node whose element type is known gets a
- * value_info entry. Values of subgraphs and function bodies are not
- * written. Every other byte of the file is copied as it is (fields the
+ * value_info entry. Only graphs certain to run are written: the main graph
+ * and, down from it, the If branch a known condition takes; a subgraph
+ * that may not run (an If branch whose condition is not known, a Loop or
+ * Scan body) and function bodies are copied as they are, since what
+ * analysis knows of them holds only if they run. Every other byte of the file is copied as it is (fields the
  * library does not read included). With input dims or symbols bound in
  * ::onnxshape_infer_options, the graph inputs declare the bound dims, so the
  * model written is the model specialised to them. All or nothing: the file

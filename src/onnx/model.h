@@ -299,10 +299,13 @@ onnxshape_status onnxshape__model_file(const char *path, onnxshape__model_source
  * in each graph) spliced into the graph inputs, outputs and value_info of
  * the main graph and its subgraphs (model_write.c;
  * onnxshape_inference_write_model()). source: the mapping the bytes lie
- * in (checked before the rename), or NULL. */
+ * in (checked before the rename), or NULL. sure: the n_sure graphs,
+ * sorted by address, analysed as certain to run; every other subgraph is
+ * copied as it is (what analysis knows of it holds only if it runs). */
 onnxshape_status onnxshape__model_write_values(const onnxshape_model *m, const uint8_t *bytes,
                                                size_t len, const onnxshape__map *source,
                                                const onnxshape_value_info *const *vals, size_t n,
+                                               const model_graph *const *sure, size_t n_sure,
                                                const char *path, onnxshape_diag *diag);
 
 /* What to do with a decoded ModelProto: proto lives in arena, which the

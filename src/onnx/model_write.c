@@ -11,7 +11,13 @@
  * type and dims, each dim a known number (dim_value), else the declared dim,
  * else the dim's symbol or expression (dim_param), else left empty; an entry
  * whose type is not a tensor is copied. Then every other value of a node
- * whose element type is known gets a new value_info entry. Nested messages
+ * whose element type is known gets a new value_info entry. Only graphs
+ * certain to run are spliced (the main graph, the If branch a known
+ * condition takes, and so on down): a subgraph that may not run (an If
+ * branch whose condition is not known, a Loop or Scan body) is copied as
+ * it is, since what analysis knows of it holds only if it runs (a branch
+ * that never runs at the bindings given may hold dims no run can have, and
+ * a runtime's own inference of the branch would meet them). Nested messages
  * are measured before they are written (their length comes first), so the
  * file is written in one pass without holding a copy of the model. */
 #include <limits.h>
@@ -306,7 +312,23 @@ typedef struct splice {
   size_t *by_graph;    /* indices of vals sorted by graph, then index */
   unsigned char *seen; /* by index: an entry of its graph names it */
   int failed;          /* memory ran out: the file is not written */
+  const model_graph *const *sure; /* the graphs spliced, by address */
+  size_t n_sure;
 } splice;
+
+/* 1 when g is one of s->sure. */
+static int is_sure(const splice *s, const model_graph *g) {
+  size_t lo = 0, hi = s->n_sure;
+  uintptr_t key = (uintptr_t)g;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    uintptr_t at = (uintptr_t)s->sure[mid];
+    if (at == key) return 1;
+    if (at < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return 0;
+}
 
 /* Names as bytes: the shorter first on a common prefix. */
 static int name_cmp(const char *a, size_t al, const uint8_t *b, size_t bl) {
@@ -403,7 +425,7 @@ static void attr_content(emitter *e, const void *ctx) {
     const node_subgraph *sub = NULL;
     if (f.number == AP_G && f.at == last_g.at) sub = &c->subs[0];
     else if (f.number == AP_GRAPHS) sub = &c->subs[(n_g > 0 ? 1 : 0) + k++];
-    if (sub == NULL) {
+    if (sub == NULL || !is_sure(c->s, sub->graph)) {
       put(e, start, (size_t)(p - start));
       continue;
     }
@@ -656,6 +678,7 @@ static int index_cmp(const void *a, const void *b) {
 onnxshape_status onnxshape__model_write_values(const onnxshape_model *m, const uint8_t *bytes,
                                                size_t len, const onnxshape__map *source,
                                                const onnxshape_value_info *const *vals, size_t n,
+                                               const model_graph *const *sure, size_t n_sure,
                                                const char *path, onnxshape_diag *diag) {
   span model = {bytes, len};
   const uint8_t *last_graph;
@@ -687,7 +710,7 @@ onnxshape_status onnxshape__model_write_values(const onnxshape_model *m, const u
     i = j;
   }
   memset(seen, 0, n + 1);
-  splice s = {vals, n, by_name, by_graph, seen, 0};
+  splice s = {vals, n, by_name, by_graph, seen, 0, sure, n_sure};
   model_ctx c = {&s, model, last_graph, &m->g, source};
   onnxshape_status st = ONNXSHAPE_OK;
   uint64_t most = largest_graph(&c);

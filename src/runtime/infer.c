@@ -39,6 +39,13 @@ struct onnxshape_inference {
   onnxshape_op_count counts[ONNXSHAPE__OP_COUNT_MAX];
   failure *failures; /* in arena; room for cap_failures */
   size_t n_failures, cap_failures;
+  /* The graphs analysed as certain to run whenever the model runs (the
+   * main graph, the branch a known condition takes): what analysis knows of
+   * the others (an If branch whose condition is not known, a Loop or Scan
+   * body) holds only if they run, so --write-model leaves them as they are.
+   * Sorted by address once the analysis is done; in arena. */
+  const model_graph **sure;
+  size_t n_sure, cap_sure;
 };
 
 void onnxshape_inference_free(onnxshape_inference *inf) {
@@ -100,8 +107,8 @@ static onnxshape_status write_values(const onnxshape_model *m, const onnxshape_i
   const onnxshape_value_info **vals = onnxshape__malloc_n(inf->n + 1, sizeof *vals);
   if (vals == NULL) return onnxshape__out_of_memory(NULL, NULL, diag);
   for (size_t i = 0; i < inf->n; i++) vals[i] = &inf->infos[i];
-  onnxshape_status st =
-      onnxshape__model_write_values(m, bytes, len, source, vals, inf->n, out_path, diag);
+  onnxshape_status st = onnxshape__model_write_values(m, bytes, len, source, vals, inf->n,
+                                                      inf->sure, inf->n_sure, out_path, diag);
   onnxshape__free(vals);
   return st;
 }
@@ -168,6 +175,21 @@ typedef struct analysis {
   onnxshape_diag *diag;
   an_bindings b; /* every binding, collected before any graph is analysed */
 } analysis;
+
+/* g is analysed as certain to run (inf->sure). 0 when out of memory. */
+static int mark_sure(analysis *a, const model_graph *g) {
+  onnxshape_inference *inf = a->inf;
+  if (inf->n_sure == inf->cap_sure) {
+    size_t cap = inf->cap_sure * 2 + 8;
+    const model_graph **grown = onnxshape__arena_alloc(inf->arena, cap * sizeof *grown);
+    if (grown == NULL) return 0;
+    if (inf->n_sure > 0) memcpy(grown, inf->sure, inf->n_sure * sizeof *grown);
+    inf->sure = grown;
+    inf->cap_sure = cap;
+  }
+  inf->sure[inf->n_sure++] = g;
+  return 1;
+}
 
 /* Memory ran out: the machine's, or the model's limit (LIMIT-MEMORY),
  * which the analysis's arenas share. */
@@ -486,6 +508,7 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
 }
 
 static onnxshape_status analyse_graph(analysis *a, const model_graph *g, int certain) {
+  if (certain && !mark_sure(a, g)) return out_of_memory(a);
   onnxshape_status st = graph_sources(a, g);
   for (size_t i = 0; i < g->n_nodes && st == ONNXSHAPE_OK; i++) {
     st = analyse_node(a, g, &g->nodes[i], certain);
@@ -580,6 +603,13 @@ static int publish_inputs(onnxshape_inference *inf, const graph_node *n, const s
   return 1;
 }
 
+/* Pointers by address (as integers: comparing pointers into different
+ * objects is undefined). */
+static int address_cmp(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t) * (const void *const *)a, y = (uintptr_t) * (const void *const *)b;
+  return (x > y) - (x < y);
+}
+
 static int publish(onnxshape_inference *inf, const onnxshape_model *m, an_ctx *c) {
   inf->n = m->n_slots;
   /* Where each slot's value is among the results, for the nodes' inputs
@@ -642,6 +672,7 @@ static int publish(onnxshape_inference *inf, const onnxshape_model *m, an_ctx *c
       if (!publish_inputs(inf, &m->graphs[k]->nodes[i], index_of)) return 0;
     }
   }
+  qsort(inf->sure, inf->n_sure, sizeof *inf->sure, address_cmp);
   summarise(inf, m, c);
   return 1;
 }
