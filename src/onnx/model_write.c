@@ -135,6 +135,17 @@ static int scan(span m, unsigned number, unsigned wire, size_t *count, wire_fiel
 
 static span field_span(const wire_field *f) { return (span){f->at, (size_t)f->v}; }
 
+/* 1 when every field of m reads (nested messages are checked where they
+ * are used). */
+static int well_formed(span m) {
+  const uint8_t *p = m.at, *end = m.at + m.len;
+  while (p < end) {
+    wire_field f;
+    if (!wire_field_read(&p, end, &f)) return 0;
+  }
+  return 1;
+}
+
 /* One dim: the known number, else the declared dim as it is, else the
  * symbol or expression, else empty; the declared dim's other fields (its
  * denotation) kept. */
@@ -425,7 +436,7 @@ static void attr_content(emitter *e, const void *ctx) {
     const node_subgraph *sub = NULL;
     if (f.number == AP_G && f.at == last_g.at) sub = &c->subs[0];
     else if (f.number == AP_GRAPHS) sub = &c->subs[(n_g > 0 ? 1 : 0) + k++];
-    if (sub == NULL || !is_sure(c->s, sub->graph)) {
+    if (sub == NULL || !is_sure(c->s, sub->graph) || !well_formed(field_span(&f))) {
       put(e, start, (size_t)(p - start));
       continue;
     }
@@ -572,17 +583,6 @@ static void graph_content(emitter *e, const void *ctx) {
     entry_ctx en = {v, {NULL, 0}, &ty};
     put_message(e, GRAPH_VALUE_INFO, entry_content, &en);
   }
-}
-
-/* 1 when every field of m reads (nested messages are checked where they
- * are used). */
-static int well_formed(span m) {
-  const uint8_t *p = m.at, *end = m.at + m.len;
-  while (p < end) {
-    wire_field f;
-    if (!wire_field_read(&p, end, &f)) return 0;
-  }
-  return 1;
 }
 
 typedef struct model_ctx {
