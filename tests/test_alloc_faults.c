@@ -4,7 +4,8 @@
  * allocation of the loader, the runner, static inference and the profile
  * check, and makes the n-th fail. For each model, a clean pass counts the
  * allocations of loading it, reading its inputs, running, inferring,
- * checking it and writing an output; then every n from 1 to that count is
+ * writing the model with its values (infer --write-model), checking it and
+ * writing an output; then every n from 1 to that count is
  * failed in turn. Each failure must end in ONNXSHAPE_ERR_OUT_OF_MEMORY with
  * a message (or be absorbed by a fallback, with the same results as the
  * clean pass), never a crash; under `make check-asan` LeakSanitizer checks
@@ -75,6 +76,12 @@ static long run_scenario(const scenario *s) {
   }
   if (!step_ok(onnxshape_model_run(m, b, s->n_inputs, &r, &d), &d, "run")) goto done;
   if (!step_ok(onnxshape_model_infer(m, &inf, &d), &d, "infer")) goto done;
+  char written[512];
+  snprintf(written, sizeof written, "%s/written.onnx", s->out_dir);
+  st = s->model != NULL ? onnxshape_inference_write_model(m, inf, s->model, written, &d)
+                        : onnxshape_inference_write_model_bytes(m, inf, s->bytes, s->len, written,
+                                                                &d);
+  if (!step_ok(st, &d, "write the model")) goto done;
   st = s->model != NULL ? onnxshape_profile_check_sonnx_file(s->model, &rep, &d)
                         : onnxshape_profile_check_sonnx(s->bytes, s->len, NULL, &rep, &d);
   if (!step_ok(st, &d, "check")) goto done;
