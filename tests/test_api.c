@@ -65,6 +65,26 @@ static void reshape_nodes(buf *g, const int64_t *target, size_t len, const char 
   put_msg(g, 1, &r);
 }
 
+/* Into graph g: If(cond) -> out, node `name`, with then_branch `then_g`
+ * and else_branch `else_g` (GRAPH attributes). */
+static void if_node(buf *g, const char *cond, const char *out, const char *name,
+                    const buf *then_g, const buf *else_g) {
+  buf n = {{0}, 0}, at = {{0}, 0}, ae = {{0}, 0};
+  put_str(&at, 1, "then_branch");
+  put_msg(&at, 6, then_g);
+  put_int(&at, 20, 5);
+  put_str(&ae, 1, "else_branch");
+  put_msg(&ae, 6, else_g);
+  put_int(&ae, 20, 5);
+  put_str(&n, 1, cond);
+  put_str(&n, 2, out);
+  put_str(&n, 3, name);
+  put_str(&n, 4, "If");
+  put_msg(&n, 5, &at);
+  put_msg(&n, 5, &ae);
+  put_msg(g, 1, &n);
+}
+
 /* Model m: IR version 8, default-domain opset 14, graph g. */
 static size_t model_of(buf *m, const buf *g) {
   buf op = {{0}, 0};
@@ -275,7 +295,7 @@ static void test_provenance(void) {
   /* The same Reshape in the then branch of an If whose condition is an
    * input: the branch may not run, so the analysis succeeds without
    * keep_going and records no failure (a check finding, not an error). */
-  buf br = {{0}, 0}, el = {{0}, 0}, ifn = {{0}, 0}, ath = {{0}, 0}, ae = {{0}, 0};
+  buf br = {{0}, 0}, el = {{0}, 0};
   buf ifg = {{0}, 0}, ifm = {{0}, 0}, idn = {{0}, 0};
   reshape_nodes(&br, twice, 2, "y_then");
   value_info(&br, 12, "y_then", 1);
@@ -284,19 +304,7 @@ static void test_provenance(void) {
   put_str(&idn, 4, "Identity");
   put_msg(&el, 1, &idn);
   value_info(&el, 12, "y_else", 1);
-  put_str(&ath, 1, "then_branch");
-  put_msg(&ath, 6, &br);
-  put_int(&ath, 20, 5);
-  put_str(&ae, 1, "else_branch");
-  put_msg(&ae, 6, &el);
-  put_int(&ae, 20, 5);
-  put_str(&ifn, 1, "cond");
-  put_str(&ifn, 2, "y");
-  put_str(&ifn, 3, "if");
-  put_str(&ifn, 4, "If");
-  put_msg(&ifn, 5, &ath);
-  put_msg(&ifn, 5, &ae);
-  put_msg(&ifg, 1, &ifn);
+  if_node(&ifg, "cond", "y", "if", &br, &el);
   value_info(&ifg, 11, "cond", 9);
   value_info(&ifg, 11, "x", 1);
   value_info(&ifg, 12, "y", 1);
@@ -1309,7 +1317,7 @@ static void test_write_model(void) {
  * Into out: the model; returns its length. */
 static size_t if_model(buf *out, int64_t o_dim, size_t ts_rank) {
   static const int64_t two[] = {2};
-  buf tg = {{0}, 0}, eg = {{0}, 0}, node = {{0}, 0}, at = {{0}, 0}, ae = {{0}, 0};
+  buf tg = {{0}, 0}, eg = {{0}, 0};
   buf g1 = {{0}, 0}, g2 = {{0}, 0}, k = {{0}, 0}, kv = {{0}, 0}, t = {{0}, 0};
   /* then: ts = Shape(x); else: es = Size(x); each declared int64. */
   buf sh = {{0}, 0}, sz = {{0}, 0};
@@ -1324,19 +1332,7 @@ static size_t if_model(buf *out, int64_t o_dim, size_t ts_rank) {
   put_str(&sz, 4, "Size");
   put_msg(&eg, 1, &sz);
   value_info(&eg, 12, "es", 7);
-  put_str(&at, 1, "then_branch");
-  put_msg(&at, 6, &tg);
-  put_int(&at, 20, 5);
-  put_str(&ae, 1, "else_branch");
-  put_msg(&ae, 6, &eg);
-  put_int(&ae, 20, 5);
-  put_str(&node, 1, "k");
-  put_str(&node, 2, "o");
-  put_str(&node, 3, "pick");
-  put_str(&node, 4, "If");
-  put_msg(&node, 5, &at);
-  put_msg(&node, 5, &ae);
-  put_msg(&g1, 1, &node);
+  if_node(&g1, "k", "o", "pick", &tg, &eg);
   /* k = Constant(value = true) */
   put_int(&t, 2, 9); /* data_type BOOL */
   put_int(&t, 5, 1); /* int32_data: true */
