@@ -70,6 +70,9 @@ onnxshape_status onnxshape__reshape_allowzero(int version, const onnxshape_resha
     // ERROR-ORDER RESHAPE-BELOW-MINUS-ONE RESHAPE-ONE-INFERRED RESHAPE-ZERO-COPY-RANGE
     // RESHAPE-ALLOWZERO-INFERRED
     ensures \result == known_status(version, type, shape, shape_len, in_rank, attrs);
+    // DIAG-STATE: empty after success (no message of an earlier call
+    // survives), a message after failure.
+    ensures \result == ONNXSHAPE_OK ==> diag_cleared(diag);
     ensures \result != ONNXSHAPE_OK ==> diag_failed(diag);
 */
 onnxshape_status onnxshape__reshape_check_known(int version, int32_t type, const int64_t *shape,
