@@ -114,7 +114,7 @@
   X(HARDMAX, "Hardmax", unary_axis, 0, (1, 11, 13)) \
   X(IDENTITY, "Identity", identity, OPF_STRICT, ONNXSHAPE__CATALOG(IDENTITY)) \
   X(IF, "If", branches, OPF_GRAPHS, (1, 11, 13, 16, 19, 21, 23, 24, 25)) \
-  X(IMAGE_DECODER, "ImageDecoder", none, 0, (20)) \
+  X(IMAGE_DECODER, "ImageDecoder", image_decoder, 0, (20)) \
   X(INSTANCE_NORMALIZATION, "InstanceNormalization", unary, 0, (1, 6, 22)) \
   X(IS_INF, "IsInf", is_class, 0, (10, 20)) \
   X(IS_NAN, "IsNaN", is_class, 0, (9, 13, 20)) \
@@ -197,7 +197,7 @@
   X(SEQUENCE_EMPTY, "SequenceEmpty", none, 0, (11)) \
   X(SEQUENCE_ERASE, "SequenceErase", none, 0, (11)) \
   X(SEQUENCE_INSERT, "SequenceInsert", none, 0, (11)) \
-  X(SEQUENCE_LENGTH, "SequenceLength", none, 0, (11)) \
+  X(SEQUENCE_LENGTH, "SequenceLength", sequence_length, 0, (11)) \
   X(SEQUENCE_MAP, "SequenceMap", none, OPF_GRAPHS, (17)) \
   X(SHAPE, "Shape", shape, OPF_KERNEL | OPF_STRICT, ONNXSHAPE__CATALOG(SHAPE)) \
   X(SHRINK, "Shrink", unary, 0, (9)) \
@@ -226,7 +226,7 @@
   X(TAN, "Tan", unary, 0, (7, 22)) \
   X(TANH, "Tanh", unary, 0, (1, 6, 13)) \
   X(TENSOR_SCATTER, "TensorScatter", scatter, 0, (24)) \
-  X(TF_IDF_VECTORIZER, "TfIdfVectorizer", none, 0, (9)) \
+  X(TF_IDF_VECTORIZER, "TfIdfVectorizer", tfidf, 0, (9)) \
   X(THRESHOLDED_RELU, "ThresholdedRelu", unary, 0, (10, 22)) \
   X(TILE, "Tile", tile, 0, (1, 6, 13)) \
   X(TOP_K, "TopK", top_k, 0, (1, 10, 11, 24)) \

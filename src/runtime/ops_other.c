@@ -3,7 +3,8 @@
  * RandomUniform and their Like forms, Bernoulli, Multinomial), EyeLike,
  * the cumulative operators (CumSum, CumProd), BitCast, SwiGLU, the losses
  * (NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss), the string
- * operators (StringNormalizer, StringSplit) and OptionalHasElement. Each
+ * operators (StringNormalizer, StringSplit), OptionalHasElement,
+ * SequenceLength, ImageDecoder and TfIdfVectorizer. Each
  * gives the element type and dims its specification fixes; where an
  * attribute or input makes the node fail (a type outside the operator's
  * constraint, an axis out of range, a rank the operator does not take), the
@@ -233,6 +234,55 @@ static int eval_has_element(an_ctx *c, const graph_node *n) {
   return an_set_rank(c, out, 0);
 }
 
+/* SequenceLength: an int64 scalar (the sequence's length, not known). */
+static int eval_sequence_length(an_ctx *c, const graph_node *n) {
+  slot_info *out = an_out(c, n, 0);
+  out->type = ONNXSHAPE_TYPE_INT64;
+  return an_set_rank(c, out, 0);
+}
+
+/* ImageDecoder: uint8. An image decodes to [H, W, C], but a stream that
+ * cannot be decoded gives "an empty matrix" of no stated rank, so the rank
+ * is not known; an input of another type or rank than 1-D uint8 makes the
+ * node fail (unknown). */
+static int eval_image_decoder(an_ctx *c, const graph_node *n) {
+  const slot_info *x = in(c, n, 0);
+  slot_info *out = an_out(c, n, 0);
+  if (x == NULL || (x->type != 0 && x->type != ONNXSHAPE_TYPE_UINT8)) return 1;
+  if (x->rank_known && x->rank != 1) return 1;
+  out->type = ONNXSHAPE_TYPE_UINT8;
+  return 1;
+}
+
+/* TfIdfVectorizer: float, [D] for X of [C], [N, D] for X of [N, C], D =
+ * max(ngram_indexes) + 1. X must be string, int32 or int64, ngram_indexes
+ * non-empty with no negative value: otherwise the node fails (unknown). The
+ * attribute's length is charged before the loop over it. */
+static int eval_tfidf(an_ctx *c, const graph_node *n) {
+  const slot_info *x = in(c, n, 0);
+  slot_info *out = an_out(c, n, 0);
+  if (x == NULL || (x->type != 0 && x->type != ONNXSHAPE_TYPE_STRING &&
+                    x->type != ONNXSHAPE_TYPE_INT32 && x->type != ONNXSHAPE_TYPE_INT64)) {
+    return 1;
+  }
+  size_t len = 0;
+  const int64_t *idx = an_attr_ints(n, "ngram_indexes", &len);
+  if (idx == NULL || len == 0) return 1;
+  if (!an_charge(c, (uint64_t)len)) return 0;
+  int64_t top = -1;
+  for (size_t i = 0; i < len; i++) {
+    if (idx[i] < 0) return 1;
+    if (idx[i] > top) top = idx[i];
+  }
+  if (top == INT64_MAX) return 1;
+  out->type = ONNXSHAPE_TYPE_FLOAT;
+  if (!x->rank_known || x->rank < 1 || x->rank > 2) return 1;
+  if (!an_set_rank(c, out, x->rank)) return 0;
+  if (x->rank == 2) out->dims[0] = x->dims[0];
+  out->dims[x->rank - 1] = an_num(top + 1);
+  return 1;
+}
+
 /* ---- the handlers (called through the operator registry, registry.c) ---------- */
 
 AN_FIRST_OUTPUT(random, eval_random(c, n))
@@ -246,3 +296,6 @@ AN_HANDLER(loss, eval_loss(c, n))
 AN_FIRST_OUTPUT(string_normalizer, eval_string_normalizer(c, n))
 AN_HANDLER(string_split, eval_string_split(c, n))
 AN_FIRST_OUTPUT(has_element, eval_has_element(c, n))
+AN_FIRST_OUTPUT(sequence_length, eval_sequence_length(c, n))
+AN_FIRST_OUTPUT(image_decoder, eval_image_decoder(c, n))
+AN_FIRST_OUTPUT(tfidf, eval_tfidf(c, n))

@@ -97,4 +97,24 @@ module.exports = [
     versions: [12, 13],
     gen: (g) => ({ ...loss(g), outputs: g.chance(0.5) ? 2 : 1 }),
   },
+  {
+    // 1-grams of a pool of k distinct integers, mapped to k distinct output
+    // coordinates below k + 3 (the output's last dim is the largest + 1)
+    op: 'TfIdfVectorizer',
+    versions: [9],
+    gen: (g) => {
+      const k = g.pick(1, 4);
+      const coords = [];
+      while (coords.length < k) {
+        const v = g.pick(0, k + 2);
+        if (!coords.includes(v)) coords.push(v);
+      }
+      const x = { type: g.chance(0.5) ? 'int32' : 'int64', dims: shape(g, 1, 2), range: [0, k] };
+      const attrs = [g.E.attrString('mode', 'TF'), g.E.attr('min_gram_length', 1),
+                     g.E.attr('max_gram_length', 1), g.E.attr('max_skip_count', 0),
+                     g.E.attr('ngram_counts', [0]), g.E.attr('ngram_indexes', coords),
+                     g.E.attr('pool_int64s', Array.from({ length: k }, (_, i) => i))];
+      return { inputs: [x], attrs };
+    },
+  },
 ];
