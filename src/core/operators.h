@@ -127,7 +127,7 @@
   X(LINEAR_ATTENTION, "LinearAttention", none, 0, (27)) \
   X(LOG, "Log", unary, 0, (1, 6, 13)) \
   X(LOG_SOFTMAX, "LogSoftmax", unary_axis, 0, (1, 11, 13)) \
-  X(LOOP, "Loop", none, OPF_GRAPHS, (1, 11, 13, 16, 19, 21, 23, 24, 25)) \
+  X(LOOP, "Loop", loop, OPF_GRAPHS, (1, 11, 13, 16, 19, 21, 23, 24, 25)) \
   X(LP_NORMALIZATION, "LpNormalization", unary_axis, 0, (1, 22)) \
   X(LP_POOL, "LpPool", pool, 0, (1, 2, 11, 18, 22)) \
   X(MATMUL, "MatMul", matmul, 0, (1, 9, 13)) \
@@ -187,7 +187,7 @@
   X(ROTARY_EMBEDDING, "RotaryEmbedding", unary, 0, (23)) \
   X(ROUND, "Round", unary, 0, (11, 22)) \
   X(STFT, "STFT", stft, 0, (17)) \
-  X(SCAN, "Scan", none, OPF_GRAPHS, (8, 9, 11, 16, 19, 21, 23, 24, 25)) \
+  X(SCAN, "Scan", scan, OPF_GRAPHS, (8, 9, 11, 16, 19, 21, 23, 24, 25)) \
   X(SCATTER, "Scatter", scatter, OPF_DEPRECATED, (9, 11)) \
   X(SCATTER_ELEMENTS, "ScatterElements", scatter, 0, (11, 13, 16, 18)) \
   X(SCATTER_ND, "ScatterND", scatter, 0, (11, 13, 16, 18)) \

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Control flow: If's outputs from its branches (infer.c analyses the
- * branches before the node: the one a known condition takes, else both). */
+/* Control flow: If's outputs from its branches, Loop's and Scan's from
+ * their bodies (infer.c analyses the subgraphs before the node: the branch
+ * a known condition takes, else both; a body once, on its declared inputs). */
 #include <string.h>
 
 #include "analysis.h"
@@ -30,6 +31,119 @@ onnxshape_status onnxshape__an_op_branches(an_ctx *c, const graph_node *n, onnxs
     const slot_info *e = i < branch[1]->n_outputs ? &c->slots[branch[1]->output_slots[i]] : NULL;
     if (t == NULL || e == NULL) continue;
     int ok = take == 0 ? an_copy(c, out, t) : take == 1 ? an_copy(c, out, e) : an_join(c, out, t, e);
+    if (!ok) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* The graph attribute `name` of node n, or NULL. */
+static const model_graph *subgraph(const graph_node *n, const char *name) {
+  for (size_t k = 0; k < n->n_subgraphs; k++) {
+    if (strcmp(n->subgraphs[k].attr, name) == 0) return n->subgraphs[k].graph;
+  }
+  return NULL;
+}
+
+/* A state carried through a loop: what the initial value `init` and the
+ * body's output `last` have in common (no iteration gives init, the last
+ * gives last). */
+static int carried(an_ctx *c, slot_info *out, const slot_info *init, const slot_info *last) {
+  if (out == NULL || init == NULL) return 1;
+  return an_join(c, out, init, last);
+}
+
+/* A scan output: the body's per-iteration output `each` stacked along
+ * `axis` (in [0, rank]), `count` iterations: its type, and its dims when
+ * each's rank is known. */
+static int stacked(an_ctx *c, slot_info *out, const slot_info *each, int64_t axis, an_elem count) {
+  if (out == NULL || (each->rank_known && (axis < 0 || (uint64_t)axis > each->rank))) return 1;
+  out->type = each->type;
+  if (!each->rank_known) return 1;
+  if (!an_set_rank(c, out, each->rank + 1)) return 0;
+  for (size_t i = 0, j = 0; i <= each->rank; i++) {
+    out->dims[i] = (int64_t)i == axis ? count : each->dims[j++];
+  }
+  return 1;
+}
+
+/* Loop: the loop-carried values (body outputs 1 to N) as carried() gives
+ * them; each scan output stacked along axis 0 over the iterations, whose
+ * count depends on the data (the trip count and the body's condition): a
+ * fresh symbol named after the node. With no iteration, onnxruntime gives
+ * the body's output dims after a 0, as here. */
+onnxshape_status onnxshape__an_op_loop(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
+  (void)diag;
+  const model_graph *body = subgraph(n, "body");
+  if (body == NULL || n->n_inputs < 2 || body->n_inputs != n->n_inputs ||
+      body->n_outputs != n->n_outputs + 1) {
+    return ONNXSHAPE_OK;
+  }
+  size_t n_carried = n->n_inputs - 2;
+  if (n->n_outputs < n_carried) return ONNXSHAPE_OK;
+  an_elem trips = an_unknown();
+  int have_trips = 0;
+  for (size_t i = 0; i < n->n_outputs; i++) {
+    slot_info *out = an_out(c, n, i);
+    const slot_info *last = &c->slots[body->output_slots[i + 1]];
+    int ok;
+    if (i < n_carried) {
+      ok = carried(c, out, in(c, n, i + 2), last);
+    } else {
+      if (out != NULL && !have_trips) {
+        trips = an_expr_fresh(c->x, n->label);
+        have_trips = 1;
+      }
+      ok = stacked(c, out, last, 0, trips);
+    }
+    if (!ok) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* The axis attribute `name` of a Scan (ints, one per input or output, as
+ * many as `count`; each 0 when absent) at position i, normalized for rank
+ * r (negative from version 11); -1 when it is not valid (the node fails). */
+static int64_t scan_axis(const graph_node *n, const char *name, size_t count, size_t i, size_t r) {
+  size_t len = 0;
+  const int64_t *axes = an_attr_ints(n, name, &len);
+  if (an_attr(n, name) != NULL && (axes == NULL || len != count)) return -1;
+  return an_norm_axis(axes != NULL ? axes[i] : 0, r, n->version >= 11);
+}
+
+/* Scan (from version 9; Scan-8's batched form is not evaluated): the N
+ * states as carried() gives them; the K scan outputs stacked along
+ * scan_output_axes over the sequence, whose length is the first scan
+ * input's dim along its scan_input_axes. */
+onnxshape_status onnxshape__an_op_scan(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
+  (void)diag;
+  const model_graph *body = subgraph(n, "body");
+  int64_t m = an_attr_int(n, "num_scan_inputs", 0);
+  if (body == NULL || n->version < 9 || m < 1 || (uint64_t)m > n->n_inputs ||
+      body->n_inputs != n->n_inputs || body->n_outputs != n->n_outputs) {
+    return ONNXSHAPE_OK;
+  }
+  size_t n_state = n->n_inputs - (size_t)m;
+  if (n->n_outputs < n_state) return ONNXSHAPE_OK;
+  size_t n_scan = n->n_outputs - n_state;
+  an_elem len = an_unknown();
+  const slot_info *first = in(c, n, n_state);
+  if (first != NULL && first->rank_known) {
+    int64_t ax = scan_axis(n, "scan_input_axes", (size_t)m, 0, first->rank);
+    if (ax < 0) return ONNXSHAPE_OK;
+    len = first->dims[ax];
+  }
+  for (size_t i = 0; i < n->n_outputs; i++) {
+    slot_info *out = an_out(c, n, i);
+    const slot_info *last = &c->slots[body->output_slots[i]];
+    int ok;
+    if (i < n_state) {
+      ok = carried(c, out, in(c, n, i), last);
+    } else {
+      int64_t ax = last->rank_known
+                       ? scan_axis(n, "scan_output_axes", n_scan, i - n_state, last->rank + 1)
+                       : 0;
+      ok = stacked(c, out, last, ax, len);
+    }
     if (!ok) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
   }
   return ONNXSHAPE_OK;

@@ -26,6 +26,10 @@ whose elements is known shows none (int64[2], not int64[2]{?,?}). `-> error: TEX
 infer fails and its message contains TEXT. Options after @ are passed to
 infer (--dim N=2 and the like). If-V takes its condition, then `|` and the
 values its then and else branches return (each through an Identity).
+Loop-V and Scan-V take their inputs, then `|` and the body's inputs as
+declared; the body returns them through Identities (Scan: every one; Loop:
+the condition, the carried values, then the first K carried values again as
+its scan outputs, K the node's outputs past the carried ones).
 
 Usage: cases.py ONNXSHAPE WORK_DIR [CASE_FILE...]"""
 import glob
@@ -158,6 +162,24 @@ def build(case):
             g = graph([node("Identity", ["b%d" % k], ["r%d" % k])], [], [value_info("r%d" % k)],
                       name=branch)
             attrs.append(attr(branch, A_GRAPH, g))
+    if op in ("Loop", "Scan") and case["branches"]:
+        body_ins = []
+        for k, text in enumerate(case["branches"]):
+            typ, dims, _ = parse_value(text)
+            body_ins.append(declared("b%d" % k, typ, dims))
+        # The body returns its inputs through Identities: Scan all of them
+        # (states, then each scan input's element); Loop its condition, its
+        # carried values, then the first K carried values again as scan
+        # outputs (K: the node's outputs past the carried ones).
+        picks = list(range(len(body_ins)))
+        if op == "Loop":
+            carried = len(body_ins) - 2
+            picks = [1] + list(range(2, 2 + carried)) + \
+                list(range(2, 2 + len(case["outputs"]) - carried))
+        body_nodes = [node("Identity", ["b%d" % j], ["r%d" % k]) for k, j in enumerate(picks)]
+        g = graph(body_nodes, body_ins, [value_info("r%d" % k) for k in range(len(picks))],
+                  name="body")
+        attrs.append(attr("body", A_GRAPH, g))
     nodes = opaque + [node(op, names, outs, attrs, name="n")]
     # The graph's output: a graph input (the node's outputs stay undeclared).
     anchor = "anchor"

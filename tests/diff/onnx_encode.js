@@ -103,5 +103,15 @@ function valueInfoShape(name, elemType, dims) {
 // A value_info with a name only (onnxruntime infers an output's type).
 const valueInfoName = (name) => fBytes(1, name);
 
-module.exports = { attr, attrTensor, attrFloat, attrFloats, attrString, attrStrings, node,
-                   valueInfo, valueInfoShape, valueInfoName, model, tensor };
+// A subgraph (GraphProto) and a GRAPH attribute holding it (Loop, Scan).
+const ATTR_GRAPH = 5;
+function graph(nodes, inputs, outputs, name = 'body') {
+  return Buffer.concat([...nodes.map((n) => fBytes(1, n)), fBytes(2, name),
+    ...inputs.map((i) => fBytes(11, i)), ...outputs.map((o) => fBytes(12, o))]);
+}
+function attrGraph(name, g) {
+  return Buffer.concat([fBytes(1, name), fBytes(6, g), fInt(20, ATTR_GRAPH)]);
+}
+
+module.exports = { attr, attrTensor, attrFloat, attrFloats, attrString, attrStrings, attrGraph,
+                   graph, node, valueInfo, valueInfoShape, valueInfoName, model, tensor };
