@@ -648,7 +648,8 @@ static onnxshape_status reshape_symbolic(an_ctx *c, const graph_node *n, const s
   /* The target's values as the output's dims: a 0 (allowzero = 0) copies
    * the input's dim; an expression is the dim when it is >= 0 and, with
    * allowzero = 0, cannot be a 0 that copies something else (it is the
-   * input's dim there). One that may be negative may be -1: then nothing
+   * input's dim there, or it lies past the input's rank, where a 0 would
+   * fail the node). One that may be negative may be -1: then nothing
    * is known of the -1. */
   size_t minus = len;
   int all_nonneg = 1;
@@ -661,7 +662,11 @@ static onnxshape_status reshape_symbolic(an_ctx *c, const graph_node *n, const s
     if (!t.known) {
       int nonneg = an_expr_nonneg(c->x, t);
       all_nonneg &= nonneg;
-      int sure = nonneg && (allowzero || (has_input_dim && same_elem(c, x->dims[i], t)));
+      /* Past the input's rank a 0 copies nothing and fails the node
+       * (RESHAPE-ZERO-COPY-RANGE): there the value is the dim too. */
+      int past_rank = x->rank_known && i >= x->rank;
+      int sure = nonneg && (allowzero || past_rank ||
+                            (has_input_dim && same_elem(c, x->dims[i], t)));
       out->dims[i] = sure ? t : an_unknown();
     } else if (t.v == -1) {
       minus = i;

@@ -522,6 +522,9 @@ edge_nodes = [
     node("Shape", ["y"], ["sy"], name="sy"),
     node("Concat", ["sy", "five1"], ["t_m5"], [attr("axis", A_INT, 0)], name="t_m5"),
     node("Reshape", ["xn5", "t_m5"], ["sym_target"], name="sym_target"),  # [?,5]: M may be 0
+    # past the data's rank a 0 would fail the node: there M is the dim
+    node("Concat", ["one1", "sy"], ["t_1m"], [attr("axis", A_INT, 0)], name="t_1m"),
+    node("Reshape", ["y", "t_1m"], ["past_rank"], name="past_rank"),  # [1,M]
     # found by tests/diff/analysis_diff.js: an end of INT64_MAX with a negative step (D9)
     node("Slice", ["five", "four1", "max1", "zero1", "minus1"], ["end_max_back"],
          name="end_max_back"),  # [?]
@@ -530,7 +533,8 @@ edge_inits = [i64("zero_s", [0], []), i64("min_s", [I64_MIN], []), i64("minus1_s
               i64("ten", list(range(10))), i64("zero1", [0]), i64("ten1", [10]),
               i64("max1", [I64_MAX]), i64("nine1", [9]), i64("min1", [I64_MIN]),
               i64("five", [10, 11, 12, 13, 14]), i64("minus10", [-10]), i64("minus1", [-1]),
-              i64("zero_minus_zero", [0, -1, 0]), i64("five1", [5]), i64("four1", [4])]
+              i64("zero_minus_zero", [0, -1, 0]), i64("five1", [5]), i64("four1", [4]),
+              i64("one1", [1])]
 write("edges.onnx", model(edge_nodes, [value_info("bss", "float", ["B", "S", "S"]),
                                        value_info("y", "float", ["M"]),
                                        value_info("xn5", "float", ["N", 5])],
