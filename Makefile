@@ -39,7 +39,7 @@ BUILD_CROSS ?= $(or $(CROSS_BUILD_DIR),build-cross)
 FUZZ_SECONDS ?= 60
 JOBS        ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo
-DEP_TIERS    = build test sanitize valgrind coverage prove misra bench python
+DEP_TIERS    = build test sanitize valgrind coverage prove misra bench python ssi
 # The test builds treat warnings as errors; plain builds (make, make demo,
 # make install) do not, so that a newer compiler cannot break them.
 CHECK_FLAGS  = $(CMAKE_FLAGS) -DONNXSHAPE_WERROR=ON -DBUILD_TESTING=ON
@@ -50,7 +50,7 @@ all: build
 
 # What each target needs from Debian is a tier of scripts/install-deps:
 # `make deps` installs every tier, `make deps-TIER` one (build, test,
-# sanitize, valgrind, coverage, prove, misra, bench, python). A user who is not root
+# sanitize, valgrind, coverage, prove, misra, bench, python, ssi). A user who is not root
 # and lacks a package is told which and how to install it.
 deps:
 	@bash scripts/install-deps
