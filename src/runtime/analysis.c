@@ -170,8 +170,12 @@ static int eval_not(an_ctx *c, const graph_node *n) {
 }
 
 /* Cast: the value when it fits the target type (an integer out of range
- * is not determined by the specification); a symbol only to int64 and
- * uint64 (every dim fits). */
+ * is not determined by the specification); an expression to the 64- and
+ * 32-bit integer types. Where its value does not fit a 32-bit type (a dim
+ * of 2^31 or more for int32) the cast is not defined, and wherever it is
+ * defined the value is the expression (a number is exact: out of range it
+ * is unknown). Narrower types lose it: a dim of 128 or 256, common, does
+ * not fit 8 bits, and onnxruntime then wraps. */
 static int eval_cast(an_ctx *c, const graph_node *n) {
   slot_info *x = in(c, n, 0);
   slot_info *out = &c->slots[n->outputs[0]];
@@ -190,7 +194,8 @@ static int eval_cast(an_ctx *c, const graph_node *n) {
     an_elem e = x->vals[i];
     if (e.known) {
       out->vals[i] = out->type == ONNXSHAPE_TYPE_BOOL ? an_num(e.v != 0) : an_in_range(e, out->type);
-    } else if (out->type != ONNXSHAPE_TYPE_INT64 && out->type != ONNXSHAPE_TYPE_UINT64) {
+    } else if (out->type != ONNXSHAPE_TYPE_INT64 && out->type != ONNXSHAPE_TYPE_UINT64 &&
+               out->type != ONNXSHAPE_TYPE_INT32 && out->type != ONNXSHAPE_TYPE_UINT32) {
       out->vals[i] = an_unknown();
     }
   }
@@ -649,7 +654,7 @@ static onnxshape_status reshape_symbolic(an_ctx *c, const graph_node *n, const s
    * the input's dim; an expression is the dim when it is >= 0 and, with
    * allowzero = 0, cannot be a 0 that copies something else (it is the
    * input's dim there, or it lies past the input's rank, where a 0 would
-   * fail the node). One that may be negative may be -1: then nothing
+   * fail the node, or it is >= 1). One that may be negative may be -1: then nothing
    * is known of the -1. */
   size_t minus = len;
   int all_nonneg = 1;
@@ -666,7 +671,8 @@ static onnxshape_status reshape_symbolic(an_ctx *c, const graph_node *n, const s
        * (RESHAPE-ZERO-COPY-RANGE): there the value is the dim too. */
       int past_rank = x->rank_known && i >= x->rank;
       int sure = nonneg && (allowzero || past_rank ||
-                            (has_input_dim && same_elem(c, x->dims[i], t)));
+                            (has_input_dim && same_elem(c, x->dims[i], t)) ||
+                            an_expr_nonneg(c->x, an_expr_sub(c->x, t, an_num(1))));
       out->dims[i] = sure ? t : an_unknown();
     } else if (t.v == -1) {
       minus = i;

@@ -498,6 +498,7 @@ arith_nodes = [
     node("Slice", ["range", "minus1", "minus_big", "zero1", "minus1"], ["rev"], name="reverse"),
     node("Gather", ["s", "idx"], ["gathered"], [attr("axis", A_INT, 0)], name="gather2"),
     node("Cast", ["s"], ["s_u8"], [attr("to", A_INT, 2)], name="to_u8"),  # [?, 6, 0]
+    node("Cast", ["s"], ["s_i32"], [attr("to", A_INT, 6)], name="to_i32_sym"),  # [N, 6, 0]
     node("Cast", ["big"], ["big_i32"], [attr("to", A_INT, 6)], name="to_i32"),  # out of range
     node("Reshape", ["cos", "flat"], ["cos_flat"], name="flatten"),
 ]
@@ -525,6 +526,10 @@ edge_nodes = [
     # past the data's rank a 0 would fail the node: there M is the dim
     node("Concat", ["one1", "sy"], ["t_1m"], [attr("axis", A_INT, 0)], name="t_1m"),
     node("Reshape", ["y", "t_1m"], ["past_rank"], name="past_rank"),  # [1,M]
+    # M + 1 is at least 1, never a 0 that copies the data's dim
+    node("Add", ["sy", "one1"], ["sy1"], name="sy1"),
+    node("Concat", ["zero1", "sy1"], ["t_0m1"], [attr("axis", A_INT, 0)], name="t_0m1"),
+    node("Reshape", ["xn5", "t_0m1"], ["at_least_1"], name="at_least_1"),  # [N,M+1]
     # found by tests/diff/analysis_diff.js: an end of INT64_MAX with a negative step (D9)
     node("Slice", ["five", "four1", "max1", "zero1", "minus1"], ["end_max_back"],
          name="end_max_back"),  # [?]

@@ -4,5 +4,6 @@
 # truncates toward zero, broadcasting, Range up and down, ReduceProd,
 # ConstantOfShape with and without a value, Squeeze/Unsqueeze in attribute
 # form, a reversing Slice clamped from INT64_MIN, Gather with a negative
-# index, casts in and out of range.
+# index, casts in and out of range (a symbol survives a cast to int32, where
+# any value that fits is itself, but not to uint8: 256 does not fit).
 "$ONNXSHAPE" infer arith.onnx
