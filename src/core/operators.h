@@ -151,7 +151,7 @@
   X(NOT, "Not", not, 0, (1)) \
   X(ONE_HOT, "OneHot", one_hot, 0, (9, 11)) \
   X(OPTIONAL, "Optional", none, 0, (15)) \
-  X(OPTIONAL_GET_ELEMENT, "OptionalGetElement", none, 0, (15, 18)) \
+  X(OPTIONAL_GET_ELEMENT, "OptionalGetElement", get_element, 0, (15, 18)) \
   X(OPTIONAL_HAS_ELEMENT, "OptionalHasElement", has_element, 0, (15, 18)) \
   X(OR, "Or", compare, 0, (1, 7)) \
   X(PRELU, "PRelu", prelu, 0, (1, 6, 7, 9, 16)) \

@@ -4,7 +4,7 @@
  * the cumulative operators (CumSum, CumProd), BitCast, SwiGLU, the losses
  * (NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss), the string
  * operators (StringNormalizer, StringSplit), OptionalHasElement,
- * SequenceLength, ImageDecoder and TfIdfVectorizer. Each
+ * OptionalGetElement, SequenceLength, ImageDecoder and TfIdfVectorizer. Each
  * gives the element type and dims its specification fixes; where an
  * attribute or input makes the node fail (a type outside the operator's
  * constraint, an axis out of range, a rank the operator does not take), the
@@ -234,6 +234,15 @@ static int eval_has_element(an_ctx *c, const graph_node *n) {
   return an_set_rank(c, out, 0);
 }
 
+/* OptionalGetElement: from version 18 a tensor input is passed through
+ * (an optional or a sequence is never known to the analysis: its output
+ * stays unknown); version 15 takes optionals only. */
+static int eval_get_element(an_ctx *c, const graph_node *n) {
+  const slot_info *x = in(c, n, 0);
+  if (x == NULL || n->version < 18) return 1;
+  return an_copy(c, an_out(c, n, 0), x);
+}
+
 /* SequenceLength: an int64 scalar (the sequence's length, not known). */
 static int eval_sequence_length(an_ctx *c, const graph_node *n) {
   slot_info *out = an_out(c, n, 0);
@@ -296,6 +305,7 @@ AN_HANDLER(loss, eval_loss(c, n))
 AN_FIRST_OUTPUT(string_normalizer, eval_string_normalizer(c, n))
 AN_HANDLER(string_split, eval_string_split(c, n))
 AN_FIRST_OUTPUT(has_element, eval_has_element(c, n))
+AN_FIRST_OUTPUT(get_element, eval_get_element(c, n))
 AN_FIRST_OUTPUT(sequence_length, eval_sequence_length(c, n))
 AN_FIRST_OUTPUT(image_decoder, eval_image_decoder(c, n))
 AN_FIRST_OUTPUT(tfidf, eval_tfidf(c, n))

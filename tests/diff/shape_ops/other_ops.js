@@ -98,6 +98,13 @@ module.exports = [
     gen: (g) => ({ ...loss(g), outputs: g.chance(0.5) ? 2 : 1 }),
   },
   {
+    // a tensor input passes through (onnxruntime takes one from version 18)
+    op: 'OptionalGetElement',
+    versions: [18],
+    gen: (g) => ({ inputs: [{ type: g.chance(0.5) ? 'float' : 'int64', dims: shape(g, 0, 3) }],
+                   attrs: [] }),
+  },
+  {
     // 1-grams of a pool of k distinct integers, mapped to k distinct output
     // coordinates below k + 3 (the output's last dim is the largest + 1)
     op: 'TfIdfVectorizer',
