@@ -531,7 +531,10 @@ static onnxshape_status check_decoded(const void *proto, onnxshape__arena *arena
     onnxshape_model_free(model);
   }
   if (st == ONNXSHAPE_OK && r->failed) {
-    st = onnxshape__out_of_memory(r->arena != NULL ? r->arena : NULL, "the check's findings", diag);
+    /* The findings' arena is detached by now (its own limit became what it
+     * took): the limit it met is the model's, worded from the input. */
+    st = onnxshape__out_of_memory_at(r->arena != NULL && r->arena->over_limit,
+                                     onnxshape__memory_limit(len), "the check's findings", diag);
   }
   if (st != ONNXSHAPE_OK) {
     onnxshape_profile_free(r);

@@ -266,6 +266,15 @@ write("bigsparse.onnx", model([], [], [value_info("s", "int64", [1])], opset=16,
                                                    f_bytes(2, tensor("", "int64", [2], raw=struct.pack("<2q", 0, 3))) +
                                                    f_int(3, 4)) +
       f_bytes(1, node("Shape", ["w"], ["s"], name="shape_w"))))
+# A mapped .npy of 40,000 two-byte strings ('|S2', each "a" and a NUL
+# pad), for a model of one string input (safety.sh rewrites one element
+# between the reader's two passes: the header is 128 bytes).
+npy_head = "{'descr': '|S2', 'fortran_order': False, 'shape': (40000,), }"
+npy_head += " " * (-(10 + len(npy_head) + 1) % 64) + "\n"
+write("bigstrings.npy", b"\x93NUMPY\x01\x00" + struct.pack("<H", len(npy_head)) +
+      npy_head.encode() + b"a\0" * 40000)
+write("identity_string.onnx", model([node("Identity", ["x"], ["y"])],
+                                    [value_info("x", "string")], [value_info("y", "string")]))
 os.makedirs(os.path.join(out, "bigtest", "test_data_set_0"), exist_ok=True)
 write("bigtest/model.onnx", model([], [], [value_info("y", "float", [32768])], opset=14,
       graph_extra=f_bytes(5, W_BIG) + f_bytes(1, node("Identity", ["w"], ["y"], name="copy_w"))))
@@ -690,6 +699,16 @@ write("function_ref_type.onnx", fn_model([
                                    attr("eb", A_GRAPH, pick_else)], domain="custom", name="pick")],
     [pick], [value_info("x", "float", ["N", 3]), value_info("flag", "bool", [])],
     [value_info("y", "int64")]))
+# A declaration of another rank, checked in each call's body: the body's
+# value_info (FunctionProto field 12) declares the Shape's 1-D output as
+# 2-D; the main graph declares the call's output, computed [2,3], as 1-D.
+ranked = function("Ranked", "custom", ["X"], ["Y"], [
+    node("Shape", ["X"], ["S"], name="shape"),
+    node("Reshape", ["X", "S"], ["Y"], name="same")], opset=15) + \
+    f_bytes(12, value_info("S", "int64", [2, 1]))
+write("function_body_rank.onnx", fn_model([
+    node("Ranked", ["x"], ["y"], domain="custom", name="call")],
+    [ranked], [value_info("x", "float", [2, 3])], [value_info("y", "float", [6])]))
 # Paths stay unique when a node's name holds "/" (a/then_branch/b here
 # names a node of the main graph and a node in a's then_branch).
 def two_branches(inner):

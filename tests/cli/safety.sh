@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # The front door's races and failures, made to happen at a chosen point by a
 # preloaded library (tests/shim/fault_shim.c), so that each test is
-# deterministic: a file cut short while mapped or read, external data whose
+# deterministic: a file cut short while mapped or read, a mapped .npy
+# rewritten in place between the reader's two passes, external data whose
 # directory is swapped for a link at every step of a run, outputs that fail
 # to write or rename, a signal in the middle of writing, and two runs into
 # one directory. No test sleeps.
@@ -172,6 +173,13 @@ if sigbus_ok "external data cut while printed"; then
   expect "external data cut while printed" 2 "'w.bin' changed size while in use ($ext_size bytes, now 0)"
   restore bigext/w.bin
 fi
+# A mapped .npy rewritten in place, its size and modification time kept,
+# between the reader's two passes over its strings (element 0, "a" and a
+# NUL, becomes "ab", longer than the first pass counted): the second pass
+# reports the change, never writing past what the first one sized.
+run_shim SHIM_REWRITE="$PWD/bigstrings.npy:129:b" -- run identity_string.onnx -i bigstrings.npy
+expect "mapped .npy rewritten between its passes" 2 "onnxshape: error: 'bigstrings.npy': the file changed while it was read"
+restore bigstrings.npy
 
 # ---- FILE-CONFINED: the model's directory swapped for a link at every step ---
 # covers: FILE-CONFINED

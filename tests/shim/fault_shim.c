@@ -9,6 +9,13 @@
  *                                (or, with :fstat:N, right after its N-th
  *                                fstat, which still saw the old size),
  *                                truncate PATH to SIZE bytes
+ *   SHIM_REWRITE=PATH:OFFSET:TEXT
+ *                                at the first calloc of 16 KiB or more after
+ *                                the first mmap of PATH's file (an arena's
+ *                                new block: the .npy reader's between its
+ *                                two passes over a string array), write TEXT
+ *                                at OFFSET in PATH, in place: its size and
+ *                                modification time stay as they were
  *   SHIM_ENOSPC_AFTER=N          writes to regular files fail with ENOSPC once
  *                                N bytes were written to them in all
  *   SHIM_SIGNAL_AT_WRITE=N:SIG   raise signal SIG at the N-th write to a
@@ -126,6 +133,55 @@ static void maybe_truncate(int fd, const char *when) {
   if (truncate(path, strtoll(size, NULL, 10)) == 0) log_call("truncate", path);
 }
 
+/* SHIM_REWRITE: PATH, opened for writing when its file is first mapped
+ * (with its times then), waits for the first calloc of 16 KiB or more. */
+static int rewrite_fd = -1;
+static struct timespec rewrite_times[2];
+
+static void maybe_arm_rewrite(int fd) {
+  static int armed;
+  const char *spec = getenv("SHIM_REWRITE");
+  if (spec == NULL || armed || fd < 0) return;
+  char path[1024];
+  snprintf(path, sizeof path, "%s", spec);
+  char *offset = strchr(path, ':');
+  if (offset == NULL) return;
+  *offset = '\0';
+  struct stat a, b;
+  if (REAL_LFS(fstat)(fd, &a) != 0 || stat(path, &b) != 0 || a.st_ino != b.st_ino ||
+      a.st_dev != b.st_dev) {
+    return;
+  }
+  armed = 1;
+  rewrite_fd = REAL_LFS(open)(path, O_WRONLY | O_CLOEXEC);
+  rewrite_times[0] = a.st_atim;
+  rewrite_times[1] = a.st_mtim;
+}
+
+/* glibc's own calloc: no dlsym, which may itself allocate. */
+extern void *__libc_calloc(size_t n, size_t size);
+
+void *calloc(size_t n, size_t size) {
+  void *p = __libc_calloc(n, size);
+  /* n * size >= 16 KiB, without overflow */
+  if (rewrite_fd >= 0 && size != 0 && n >= (16384u + size - 1u) / size) {
+    int fd = rewrite_fd;
+    rewrite_fd = -1; /* once; the descriptor stays open (closing would look up close) */
+    const char *spec = getenv("SHIM_REWRITE");
+    const char *offset = spec != NULL ? strchr(spec, ':') : NULL;
+    const char *text = offset != NULL ? strchr(offset + 1, ':') : NULL;
+    if (text != NULL) {
+      text++;
+      /* A failure shows as the case's expected error missing. */
+      if (pwrite(fd, text, strlen(text), (off_t)strtoll(offset + 1, NULL, 10)) ==
+          (ssize_t)strlen(text)) {
+        (void)futimens(fd, rewrite_times);
+      }
+    }
+  }
+  return p;
+}
+
 long syscall(long number, ...) {
   va_list ap;
   va_start(ap, number);
@@ -214,7 +270,10 @@ int close(int fd) {
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
   count_call();
   void *p = REAL_LFS(mmap)(addr, len, prot, flags, fd, off);
-  if (p != MAP_FAILED) maybe_truncate(fd, "mmap");
+  if (p != MAP_FAILED) {
+    maybe_truncate(fd, "mmap");
+    maybe_arm_rewrite(fd);
+  }
   return p;
 }
 
