@@ -59,7 +59,7 @@
   X(BLACKMAN_WINDOW, "BlackmanWindow", window_function, 0, (17)) \
   X(CAST, "Cast", cast, 0, (1, 6, 9, 13, 19, 21, 23, 24, 25)) \
   X(CAST_LIKE, "CastLike", cast_like, 0, (15, 19, 21, 23, 24, 25)) \
-  X(CAUSAL_CONV_WITH_STATE, "CausalConvWithState", none, 0, (27)) \
+  X(CAUSAL_CONV_WITH_STATE, "CausalConvWithState", causal_conv_with_state, 0, (27)) \
   X(CEIL, "Ceil", unary, 0, (1, 6, 13)) \
   X(CELU, "Celu", unary, 0, (12, 28)) \
   X(CENTER_CROP_PAD, "CenterCropPad", center_crop_pad, 0, (18)) \
@@ -124,7 +124,7 @@
   X(LEAKY_RELU, "LeakyRelu", unary, 0, (1, 6, 16)) \
   X(LESS, "Less", compare, 0, (1, 7, 9, 13)) \
   X(LESS_OR_EQUAL, "LessOrEqual", compare, 0, (12, 16)) \
-  X(LINEAR_ATTENTION, "LinearAttention", none, 0, (27)) \
+  X(LINEAR_ATTENTION, "LinearAttention", linear_attention, 0, (27)) \
   X(LOG, "Log", unary, 0, (1, 6, 13)) \
   X(LOG_SOFTMAX, "LogSoftmax", unary_axis, 0, (1, 11, 13)) \
   X(LOOP, "Loop", loop, OPF_GRAPHS, (1, 11, 13, 16, 19, 21, 23, 24, 25)) \

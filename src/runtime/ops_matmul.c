@@ -2,9 +2,10 @@
 /* The matrix products (docs/analysis.md): MatMul, MatMulInteger,
  * QLinearMatMul (numpy's matmul: a 1-D operand promoted and its dim
  * removed again, the batch dims broadcast), Gemm (two matrices, each maybe
- * transposed), Einsum and Attention. The inner dims a valid model makes equal are
- * recorded as equal; two known ones that differ are an error at run time,
- * and leave the output's dims unknown. */
+ * transposed), Einsum and Attention; beside Attention, the recurrent
+ * operators of opset 27, LinearAttention and CausalConvWithState. The inner
+ * dims a valid model makes equal are recorded as equal; two known ones that
+ * differ are an error at run time, and leave the output's dims unknown. */
 #include <string.h>
 
 #include "analysis.h"
@@ -237,7 +238,176 @@ static int eval_attention(an_ctx *c, const graph_node *n) {
   return 1;
 }
 
+/* ---- LinearAttention and CausalConvWithState (27) ------------------------------ */
+
+/* Their T (and LinearAttention's S): float, float16 or bfloat16. */
+static int recurrent_type(int32_t t) {
+  return t == ONNXSHAPE_TYPE_FLOAT || t == ONNXSHAPE_TYPE_FLOAT16 || t == ONNXSHAPE_TYPE_BFLOAT16;
+}
+
+/* The type the present ones of inputs ks[0..m) share (0 when none is
+ * known), or -1 when one is not a recurrent_type or two differ. */
+static int32_t shared_type(an_ctx *c, const graph_node *n, const size_t *ks, size_t m) {
+  int32_t t = 0;
+  for (size_t i = 0; i < m; i++) {
+    int32_t u = an_type_of(in(c, n, ks[i]));
+    if (u == 0) continue;
+    if (!recurrent_type(u) || (t != 0 && u != t)) return -1;
+    t = u;
+  }
+  return t;
+}
+
+/* x's dims when it has rank r; NULL when x is absent or of unknown rank;
+ * *bad when its rank is another. */
+static const an_elem *dims_of_rank(const slot_info *x, size_t r, int *bad) {
+  if (x == NULL || !x->rank_known) return NULL;
+  if (x->rank != r) *bad = 1;
+  return x->rank == r ? x->dims : NULL;
+}
+
+/* Element k of dims d, or unknown when d is NULL. */
+static an_elem dim_at(const an_elem *d, size_t k) { return d != NULL ? d[k] : an_unknown(); }
+
+/* 0 when two of d[0..m) are numbers that differ (a valid model has them
+ * equal). */
+static int dims_agree(const an_elem *d, size_t m) {
+  for (size_t i = 0; i < m; i++) {
+    for (size_t j = i + 1; j < m; j++) {
+      if (d[i].known && d[j].known && d[i].v != d[j].v) return 0;
+    }
+  }
+  return 1;
+}
+
+/* The one dim d[0..m) are in a valid model (dims_agree): a number if one
+ * is, else the first expression, the others recorded as equal to it. */
+static an_elem one_dim(an_ctx *c, const an_elem *d, size_t m) {
+  an_elem r = an_unknown();
+  for (size_t i = 0; i < m; i++) r = an_is_set(r) ? same_dim(c, r, d[i]) : d[i];
+  return r;
+}
+
+/* A STRING attribute `name` that is absent (the default, def) or one of
+ * values[0..m): its index, or -1. */
+static int string_choice(const graph_node *n, const char *name, int def, const char *const *values,
+                         int m) {
+  if (!an_has_attr(n, name)) return def;
+  for (int i = 0; i < m; i++) {
+    if (an_attr_is(n, name, values[i])) return i;
+  }
+  return -1;
+}
+
+/* LinearAttention (27): query, key, value (B, T, H_q * d_k), (B, T, H_kv
+ * * d_k), (B, T, H_kv * d_v); past_state (B, H_kv, d_k, d_v); decay (B,
+ * T, H_kv * d_k or H_kv), beta (B, T, H_kv or 1), required by the update
+ * rules with a gate or a delta and refused by the others. output is T,
+ * (B, T, H_q * d_v); present_state is (B, H_kv, d_k, d_v), of past_state's
+ * type S, or T without past_state. q_num_heads must be a positive
+ * multiple of kv_num_heads, the packed dims multiples of their heads. */
+static int eval_linear_attention(an_ctx *c, const graph_node *n) {
+  static const char *const rules[] = {"linear", "gated", "delta", "gated_delta"};
+  static const size_t t_inputs[] = {0, 1, 2, 4, 5}, s_inputs[] = {3};
+  slot_info *y = an_out(c, n, 0), *present = an_out(c, n, 1);
+  const slot_info *x[6];
+  for (size_t k = 0; k < 6; k++) x[k] = in(c, n, k);
+  int64_t hq = an_attr_int(n, "q_num_heads", 0), hkv = an_attr_int(n, "kv_num_heads", 0);
+  int rule = string_choice(n, "update_rule", 3, rules, 4);
+  int32_t t = shared_type(c, n, t_inputs, 5), s = shared_type(c, n, s_inputs, 1);
+  /* gated and gated_delta take decay, delta and gated_delta beta. */
+  if (x[0] == NULL || x[1] == NULL || x[2] == NULL || hq <= 0 || hkv <= 0 || hq % hkv != 0 ||
+      rule < 0 || (x[4] != NULL) != (rule == 1 || rule == 3) ||
+      (x[5] != NULL) != (rule == 2 || rule == 3) || t < 0 || s < 0) {
+    return 1;
+  }
+  int bad = 0;
+  const an_elem *q = dims_of_rank(x[0], 3, &bad), *k = dims_of_rank(x[1], 3, &bad);
+  const an_elem *v = dims_of_rank(x[2], 3, &bad), *p = dims_of_rank(x[3], 4, &bad);
+  const an_elem *g = dims_of_rank(x[4], 3, &bad), *b = dims_of_rank(x[5], 3, &bad);
+  if (bad) return 1;
+  an_elem q_pack = dim_at(q, 2), k_pack = dim_at(k, 2), v_pack = dim_at(v, 2);
+  if ((q_pack.known && q_pack.v % hq != 0) || (k_pack.known && k_pack.v % hkv != 0) ||
+      (v_pack.known && v_pack.v % hkv != 0)) {
+    return 1;
+  }
+  an_elem batch[6] = {dim_at(q, 0), dim_at(k, 0), dim_at(v, 0), dim_at(p, 0), dim_at(g, 0),
+                      dim_at(b, 0)};
+  an_elem seq[5] = {dim_at(q, 1), dim_at(k, 1), dim_at(v, 1), dim_at(g, 1), dim_at(b, 1)};
+  an_elem heads[2] = {an_num(hkv), dim_at(p, 1)};
+  an_elem dk[3] = {dim_at(p, 2), an_div_valid(c, q_pack, hq), an_div_valid(c, k_pack, hkv)};
+  an_elem dv[2] = {dim_at(p, 3), an_div_valid(c, v_pack, hkv)};
+  if (!dims_agree(batch, 6) || !dims_agree(seq, 5) || !dims_agree(heads, 2) ||
+      !dims_agree(dk, 3) || !dims_agree(dv, 2)) {
+    return 1;
+  }
+  /* decay's last dim: H_kv, or H_kv * d_k (a multiple of H_kv while d_k is
+   * not a number); beta's: H_kv or 1. */
+  an_elem g_last = dim_at(g, 2), b_last = dim_at(b, 2);
+  const an_elem *dk_num = dk[0].known ? &dk[0] : dk[1].known ? &dk[1] : &dk[2];
+  if (g_last.known && g_last.v != hkv &&
+      (g_last.v % hkv != 0 || (dk_num->known && g_last.v / hkv != dk_num->v))) {
+    return 1;
+  }
+  if (b_last.known && b_last.v != 1 && b_last.v != hkv) return 1;
+  an_elem bt = one_dim(c, batch, 6), sq = one_dim(c, seq, 5);
+  an_elem d_k = one_dim(c, dk, 3), d_v = one_dim(c, dv, 2);
+  (void)one_dim(c, heads, 2);
+  if (y != NULL) {
+    /* H_q * d_v: (H_q / H_kv) * value's packed dim unless d_v is a number. */
+    an_elem last = !d_v.known && an_is_set(v_pack) ? an_expr_mul(c->x, an_num(hq / hkv), v_pack)
+                                                   : an_expr_mul(c->x, an_num(hq), d_v);
+    an_elem dims[3] = {bt, sq, last};
+    y->type = t;
+    if (!an_set_dims(c, y, dims, 3)) return 0;
+  }
+  if (present != NULL) {
+    an_elem dims[4] = {bt, an_num(hkv), d_k, d_v};
+    present->type = x[3] != NULL ? s : t;
+    if (!an_set_dims(c, present, dims, 4)) return 0;
+  }
+  return 1;
+}
+
+/* CausalConvWithState (27): input (B, C, L), weight (C, 1, k), k at least
+ * 1, bias (C), past_state (B, C, k - 1), all of one type T; activation
+ * none, silu or swish. output is the input's (B, C, L), present_state (B,
+ * C, k - 1). */
+static int eval_causal_conv(an_ctx *c, const graph_node *n) {
+  static const char *const activations[] = {"none", "silu", "swish"};
+  static const size_t t_inputs[] = {0, 1, 2, 3};
+  slot_info *y = an_out(c, n, 0), *present = an_out(c, n, 1);
+  const slot_info *x = in(c, n, 0), *w = in(c, n, 1);
+  int32_t t = shared_type(c, n, t_inputs, 4);
+  if (x == NULL || w == NULL || t < 0 || string_choice(n, "activation", 0, activations, 3) < 0) {
+    return 1;
+  }
+  int bad = 0;
+  const an_elem *xd = dims_of_rank(x, 3, &bad), *wd = dims_of_rank(w, 3, &bad);
+  const an_elem *bd = dims_of_rank(in(c, n, 2), 1, &bad), *pd = dims_of_rank(in(c, n, 3), 3, &bad);
+  an_elem one = dim_at(wd, 1), k = dim_at(wd, 2);
+  if (bad || (one.known && one.v != 1) || (k.known && k.v < 1)) return 1;
+  an_elem batch[2] = {dim_at(xd, 0), dim_at(pd, 0)};
+  an_elem chans[4] = {dim_at(xd, 1), dim_at(wd, 0), dim_at(bd, 0), dim_at(pd, 1)};
+  an_elem carry[2] = {an_expr_sub(c->x, k, an_num(1)), dim_at(pd, 2)};
+  if (!dims_agree(batch, 2) || !dims_agree(chans, 4) || !dims_agree(carry, 2)) return 1;
+  an_elem bt = one_dim(c, batch, 2), ch = one_dim(c, chans, 4), km1 = one_dim(c, carry, 2);
+  if (y != NULL) {
+    an_elem dims[3] = {bt, ch, dim_at(xd, 2)};
+    y->type = t;
+    if (!an_set_dims(c, y, dims, 3)) return 0;
+  }
+  if (present != NULL) {
+    an_elem dims[3] = {bt, ch, km1};
+    present->type = t;
+    if (!an_set_dims(c, present, dims, 3)) return 0;
+  }
+  return 1;
+}
+
 AN_HANDLER(attention, eval_attention(c, n))
+AN_HANDLER(linear_attention, eval_linear_attention(c, n))
+AN_HANDLER(causal_conv_with_state, eval_causal_conv(c, n))
 AN_FIRST_OUTPUT(matmul, eval_matmul(c, n))
 AN_FIRST_OUTPUT(gemm, eval_gemm(c, n))
 AN_FIRST_OUTPUT(einsum, eval_einsum(c, n))

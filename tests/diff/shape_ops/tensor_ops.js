@@ -15,6 +15,9 @@ const shuffle = (g, a) => {
   return a;
 };
 const range = (n) => Array.from({ length: n }, (_, i) => i);
+// onnxruntime-node 1.30 loads a model of opset 27 (LinearAttention,
+// CausalConvWithState) only with this set: its released opsets end at 26.
+const allowOpset27 = () => { process.env.ALLOW_RELEASED_ONNX_OPSET_ONLY = '0'; };
 // a few distinct axes of rank r (negative ones when `neg`)
 const someAxes = (g, r, neg) =>
   shuffle(g, range(r)).slice(0, g.pick(1, r)).map((a) => (neg && g.chance(0.5) ? a - r : a));
@@ -140,6 +143,52 @@ module.exports = [
       if (past) inputs.push(null, f([b, kvh, past, hd]), f([b, kvh, past, vd]));
       const attrs = three ? [g.E.attr('q_num_heads', qh), g.E.attr('kv_num_heads', kvh)] : [];
       return { inputs, attrs, outputs: past ? g.pick(3, 4) : 1 };
+    },
+  },
+  {
+    // Q, K, V packed (B, T, H * d), each packed dim sometimes a symbol of
+    // its own; past_state; decay and beta as the update rule takes them.
+    op: 'LinearAttention',
+    versions: [27],
+    gen: (g) => {
+      allowOpset27();
+      const b = g.dim(1, 2, 'B'), t = g.dim(1, 4, 'T');
+      const kvh = g.pick(1, 2), qh = kvh * g.pick(1, 2), dk = g.pick(1, 3), dv = g.pick(1, 3);
+      const rule = g.choice(['linear', 'gated', 'delta', 'gated_delta']);
+      const f = (d) => ({ type: 'float', dims: d });
+      const packed = (v, s) => (g.chance(0.5) ? { v, s } : v);
+      const inputs = [f([b, t, packed(qh * dk, 'Q')]), f([b, t, packed(kvh * dk, 'K')]),
+                      f([b, t, packed(kvh * dv, 'V')])];
+      const gated = rule === 'gated' || rule === 'gated_delta';
+      const delta = rule === 'delta' || rule === 'gated_delta';
+      const rest = [g.chance(0.5) ? f([b, kvh, dk, dv]) : null,
+                    gated ? f([b, t, g.chance(0.5) ? kvh * dk : kvh]) : null,
+                    delta ? f([b, t, g.chance(0.5) ? kvh : 1]) : null];
+      while (rest.length > 0 && rest[rest.length - 1] === null) rest.pop();
+      inputs.push(...rest);
+      const attrs = [g.E.attr('q_num_heads', qh), g.E.attr('kv_num_heads', kvh)];
+      if (rule !== 'gated_delta' || g.chance(0.5)) attrs.push(g.E.attrString('update_rule', rule));
+      return { inputs, attrs, outputs: 2 };
+    },
+  },
+  {
+    // input (B, C, L), weight (C, 1, k) (k sometimes a symbol), bias and
+    // past_state (B, C, k - 1) sometimes, an activation sometimes. The
+    // weight's C is a number: onnxruntime runs the node through ONNX's
+    // function body, which needs C known for Conv's group.
+    op: 'CausalConvWithState',
+    versions: [27],
+    gen: (g) => {
+      allowOpset27();
+      const b = g.dim(1, 2, 'B'), ch = g.dim(1, 4, 'C'), l = g.dim(1, 5, 'L'), k = g.pick(1, 4);
+      const f = (d) => ({ type: 'float', dims: d });
+      const inputs = [f([b, ch, l]), f([ch.v, 1, g.chance(0.5) ? { v: k, s: 'K' } : k])];
+      const bias = g.chance(0.5), past = g.chance(0.5);
+      if (bias || past) inputs.push(bias ? f([ch]) : null);
+      if (past) inputs.push(f([b, ch, g.chance(0.5) ? { v: k - 1, s: 'P' } : k - 1]));
+      const attrs = g.chance(0.5)
+        ? [g.E.attrString('activation', g.choice(['none', 'silu', 'swish']))] : [];
+      return { inputs, attrs, outputs: 2 };
     },
   },
   {
