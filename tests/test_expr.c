@@ -18,14 +18,34 @@ static int take(void *ctx, uint64_t units) {
 }
 
 static onnxshape__arena *arena;
+static an_exprs *current; /* its scratch room is on the heap until an_exprs_end */
 static an_exprs *fresh_exprs(void) {
+  an_exprs_end(current);
   onnxshape__arena_release(arena);
   arena = onnxshape__arena_new(SIZE_MAX);
   budget = UINT64_MAX;
-  return an_exprs_new(arena, take, NULL);
+  current = an_exprs_new(arena, take, NULL);
+  return current;
 }
 
 #define TEXT(x, v, want) CHECK_STR(an_expr_text((x), (v)) != NULL ? an_expr_text((x), (v)) : "(none)", want)
+
+/* covers: ANALYSIS-EXPR */
+static void test_after_end(void) {
+  /* During the analysis the scratch room is on the heap; an_exprs_end frees
+   * it, and operations after it take their room from the arena: the same
+   * interned results. */
+  an_exprs *x = fresh_exprs();
+  an_val n = an_expr_symbol(x, "N");
+  an_val a = an_expr_mul(x, n, an_val_num(3));
+  an_exprs_end(x);
+  an_val b = an_expr_mul(x, n, an_val_num(3));
+  CHECK(!b.known && b.e == a.e);
+  TEXT(x, an_expr_add(x, b, an_val_num(1)), "3*N + 1");
+  an_exprs_end(x);
+  an_exprs_end(NULL);
+  TEXT(x, an_expr_mul(x, a, n), "3*N*N");
+}
 
 /* covers: ANALYSIS-EXPR */
 static void test_canonical_forms(void) {
@@ -617,7 +637,7 @@ static void test_invariants(void) {
   CHECK(!an_slot_sound(&scalar));
 }
 
-RUN_TESTS(TEST_ENTRY(test_invariants), TEST_ENTRY(test_canonical_forms), TEST_ENTRY(test_division_by_constants),
+RUN_TESTS(TEST_ENTRY(test_invariants), TEST_ENTRY(test_after_end), TEST_ENTRY(test_canonical_forms), TEST_ENTRY(test_division_by_constants),
           TEST_ENTRY(test_min_max), TEST_ENTRY(test_merged_symbols),
           TEST_ENTRY(test_eval_and_fresh), TEST_ENTRY(test_bounds_and_work),
           TEST_ENTRY(test_sign), TEST_ENTRY(test_text_limits), TEST_ENTRY(test_held_names),

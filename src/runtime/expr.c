@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "../onnx/alloc.h"
 #include "../onnx/hash.h"
 
 /* Atoms nest (an operand holding an atom holding ...) at most this deep;
@@ -54,6 +55,8 @@ struct an_exprs {
   } *names;
   size_t names_mask, names_n;
   sterm *scratch[3]; /* three polynomials in flight at most */
+  int scratch_heap;   /* scratch[0] is the heap block holding all three */
+  int ended;          /* an_exprs_end was called: scratch from the arena */
   uint64_t epoch;     /* bumped by each merge of symbols */
   size_t text_left;   /* bytes the texts may still take (an_exprs_text_budget) */
   uint64_t fresh;     /* fresh symbols made */
@@ -193,11 +196,30 @@ static const an_atom *intern_atom(an_exprs *x, const an_atom *want, uint32_t dep
 /* ---- scratch polynomials --------------------------------------------------- */
 
 /* Scratch polynomial i (the three are made at the first use). */
+/* The three areas take a megabyte (3 * 65 * 65 terms). From the arena they
+ * were zeroed on every analysis (a calloc'd block, most of whose pages no
+ * expression touches): 0.1 to 1 ms a model, more than the rest of the
+ * analysis. So during the analysis they are one heap block, written before
+ * read, counted against the arena's limit all the same and freed by
+ * an_exprs_end; after it (or when the heap block cannot be had) from the
+ * arena as before. */
 static int scratch(an_exprs *x, int i, spoly *p) {
-  for (int k = 0; k < 3; k++) {
-    if (x->scratch[k] != NULL) continue;
-    x->scratch[k] = onnxshape__arena_alloc(x->arena, SCRATCH_TERMS * sizeof(sterm));
-    if (x->scratch[k] == NULL) return 0;
+  if (x->scratch[0] == NULL) {
+    const size_t bytes = 3u * SCRATCH_TERMS * sizeof(sterm);
+    sterm *s;
+    if (!x->ended) {
+      if (!onnxshape__arena_charge(x->arena, bytes)) return 0;
+      s = onnxshape__malloc(bytes);
+      if (s == NULL) {
+        x->arena->out_of_memory = 1;
+        return 0;
+      }
+      x->scratch_heap = 1;
+    } else {
+      s = onnxshape__arena_alloc(x->arena, bytes);
+      if (s == NULL) return 0;
+    }
+    for (int k = 0; k < 3; k++) x->scratch[k] = s + (size_t)k * SCRATCH_TERMS;
   }
   p->n = 0;
   p->t = x->scratch[i];
@@ -994,6 +1016,14 @@ static void put_expr(text *t, const an_expr *e) {
 }
 
 void an_exprs_text_budget(an_exprs *x, size_t bytes) { x->text_left = bytes; }
+
+void an_exprs_end(an_exprs *x) {
+  if (x == NULL) return;
+  if (x->scratch_heap) free(x->scratch[0]);
+  for (int k = 0; k < 3; k++) x->scratch[k] = NULL;
+  x->scratch_heap = 0;
+  x->ended = 1;
+}
 
 const char *an_expr_text(an_exprs *x, an_val a) {
   a = an_expr_resolve(x, a);

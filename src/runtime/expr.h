@@ -138,6 +138,11 @@ int an_expr_nonneg(an_exprs *x, an_val a);
 /* At most `bytes` of texts from now on (an_expr_text gives NULL past them:
  * the caller shows the value as not known). Unlimited by default. */
 void an_exprs_text_budget(an_exprs *x, size_t bytes);
+/* Frees the scratch room the operations took from the heap (NULL is
+ * allowed); operations after it still work, their scratch from the arena.
+ * Called once the analysis is over: an_exprs lives in its arena, which
+ * frees nothing else. */
+void an_exprs_end(an_exprs *x);
 /* a's text in the documented grammar (docs/cli.md, "Dims"): a number,
  * "N", "12*S", "N*S + 3", "floor((H + 1)/2)", "min(N, 4)"; a symbol whose
  * name is not an identifier is quoted ('batch size', \' and \\ escaped).

@@ -748,6 +748,7 @@ static onnxshape_status infer_model(const onnxshape_model *m, const onnxshape_in
   if (st == ONNXSHAPE_OK) an_exprs_text_budget(a.ctx.x, room / 4);
   a.ctx.publish_left = room / 4;
   if (st == ONNXSHAPE_OK && !publish(inf, m, &a.ctx)) st = out_of_memory(&a);
+  an_exprs_end(a.ctx.x);
   inf->slots = NULL;
   if (st != ONNXSHAPE_OK) {
     onnxshape_inference_free(inf);
