@@ -169,13 +169,11 @@ static int eval_not(an_ctx *c, const graph_node *n) {
   return 1;
 }
 
-/* Cast: the value when it fits the target type (an integer out of range
- * is not determined by the specification); an expression to the 64- and
- * 32-bit integer types. Where its value does not fit a 32-bit type (a dim
- * of 2^31 or more for int32) the cast is not defined, and wherever it is
- * defined the value is the expression (a number is exact: out of range it
- * is unknown). Narrower types lose it: a dim of 128 or 256, common, does
- * not fit 8 bits, and onnxruntime then wraps. */
+/* Cast: the value when it fits the target type (out of range the
+ * specification keeps the low bits, and onnxruntime does: left unknown
+ * here); an expression to int64, and to uint64 when it is certain to be
+ * >= 0. Narrower types lose it: nothing bounds a symbol from above (a dim
+ * of 2^31 or more cast to int32 wraps). */
 static int eval_cast(an_ctx *c, const graph_node *n) {
   slot_info *x = in(c, n, 0);
   slot_info *out = &c->slots[n->outputs[0]];
@@ -194,8 +192,8 @@ static int eval_cast(an_ctx *c, const graph_node *n) {
     an_elem e = x->vals[i];
     if (e.known) {
       out->vals[i] = out->type == ONNXSHAPE_TYPE_BOOL ? an_num(e.v != 0) : an_in_range(e, out->type);
-    } else if (out->type != ONNXSHAPE_TYPE_INT64 && out->type != ONNXSHAPE_TYPE_UINT64 &&
-               out->type != ONNXSHAPE_TYPE_INT32 && out->type != ONNXSHAPE_TYPE_UINT32) {
+    } else if (out->type != ONNXSHAPE_TYPE_INT64 &&
+               (out->type != ONNXSHAPE_TYPE_UINT64 || !an_expr_nonneg(c->x, e))) {
       out->vals[i] = an_unknown();
     }
   }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Control flow: If's outputs from its branches, Loop's and Scan's from
- * their bodies (infer.c analyses the subgraphs before the node: the branch
- * a known condition takes, else both; a body once, on its declared inputs). */
+/* Control flow: If's outputs from its branches, Loop's types and Scan's
+ * outputs from their bodies (infer.c analyses the subgraphs before the
+ * node: the branch a known condition takes, else both; a body once, on its
+ * declared inputs). */
 #include <string.h>
 
 #include "analysis.h"
@@ -66,11 +67,14 @@ static int stacked(an_ctx *c, slot_info *out, const slot_info *each, int64_t axi
   return 1;
 }
 
-/* Loop: the loop-carried values (body outputs 1 to N) as carried() gives
- * them; each scan output stacked along axis 0 over the iterations, whose
- * count depends on the data (the trip count and the body's condition): a
- * fresh symbol named after the node. With no iteration, onnxruntime gives
- * the body's output dims after a 0, as here. */
+/* Loop: element types only. Its body's declared input shapes bind
+ * nothing (ONNX's own inference gives the body's carried inputs their type
+ * alone, and onnxruntime runs a body whose carried values change shape,
+ * even rank, from one iteration to the next), so dims the body computes
+ * from them may hold for the first iteration only; and with no iteration
+ * onnxruntime makes each scan output from its own static inference (a
+ * rank-1 [0] when that knows nothing). A carried value is the type its
+ * initial value and the body's output share; a scan output the body's. */
 onnxshape_status onnxshape__an_op_loop(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   (void)diag;
   const model_graph *body = subgraph(n, "body");
@@ -80,22 +84,15 @@ onnxshape_status onnxshape__an_op_loop(an_ctx *c, const graph_node *n, onnxshape
   }
   size_t n_carried = n->n_inputs - 2;
   if (n->n_outputs < n_carried) return ONNXSHAPE_OK;
-  an_elem trips = an_unknown();
-  int have_trips = 0;
   for (size_t i = 0; i < n->n_outputs; i++) {
     slot_info *out = an_out(c, n, i);
-    const slot_info *last = &c->slots[body->output_slots[i + 1]];
-    int ok;
+    if (out == NULL) continue;
+    int32_t t = c->slots[body->output_slots[i + 1]].type;
     if (i < n_carried) {
-      ok = carried(c, out, in(c, n, i + 2), last);
-    } else {
-      if (out != NULL && !have_trips) {
-        trips = an_expr_fresh(c->x, n->label);
-        have_trips = 1;
-      }
-      ok = stacked(c, out, last, 0, trips);
+      const slot_info *init = in(c, n, i + 2);
+      if (init == NULL || init->type != t) t = 0;
     }
-    if (!ok) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+    out->type = t;
   }
   return ONNXSHAPE_OK;
 }

@@ -507,7 +507,10 @@ arith_nodes = [
     node("Slice", ["range", "minus1", "minus_big", "zero1", "minus1"], ["rev"], name="reverse"),
     node("Gather", ["s", "idx"], ["gathered"], [attr("axis", A_INT, 0)], name="gather2"),
     node("Cast", ["s"], ["s_u8"], [attr("to", A_INT, 2)], name="to_u8"),  # [?, 6, 0]
-    node("Cast", ["s"], ["s_i32"], [attr("to", A_INT, 6)], name="to_i32_sym"),  # [N, 6, 0]
+    node("Cast", ["s"], ["s_i32"], [attr("to", A_INT, 6)], name="to_i32_sym"),  # [?, 6, 0]: N may pass 2^31
+    node("Sub", ["s", "fives"], ["s_m5"], name="s_m5"),  # [N - 5, 1, -5]
+    node("Cast", ["s_m5"], ["s_m5_u64"], [attr("to", A_INT, 13)], name="to_u64"),  # [?, 1, ?]
+    node("Cast", ["s"], ["s_u64"], [attr("to", A_INT, 13)], name="to_u64_dims"),  # [N, 6, 0]
     node("Cast", ["big"], ["big_i32"], [attr("to", A_INT, 6)], name="to_i32"),  # out of range
     node("Reshape", ["cos", "flat"], ["cos_flat"], name="flatten"),
 ]

@@ -46,8 +46,8 @@ module.exports = [
   {
     op: 'Loop',
     versions: [11, 13, 16, 19, 21, 23, 24, 25],
-    // the scan output's first dim counts the iterations, which depend on
-    // the data (the body's condition): a fresh symbol, never exact
+    // element types only (a carried value may change shape between
+    // iterations): never exact, but a type must be onnxruntime's
     min_exact: 0,
     gen: (g) => {
       const E = g.E;
