@@ -154,8 +154,8 @@ def onnx_dims(model, names):
     return {n: known.get(n) for n in names}
 
 
-def fixed_inference(model, inputs):
-    """onnx 1.12's inference with the case's input dims fixed."""
+def bind_inputs(model, inputs):
+    """A copy of model whose graph inputs declare the case's dims."""
     m = onnx.ModelProto()
     m.CopyFrom(model)
     for vi in m.graph.input:
@@ -164,7 +164,12 @@ def fixed_inference(model, inputs):
             shape.ClearField('dim')
             for d in inputs[vi.name]['dims']:
                 shape.dim.add().dim_value = d
-    return onnx.shape_inference.infer_shapes(m, data_prop=True)
+    return m
+
+
+def fixed_inference(model, inputs):
+    """onnx 1.12's inference with the case's input dims fixed."""
+    return onnx.shape_inference.infer_shapes(bind_inputs(model, inputs), data_prop=True)
 
 
 def onnx_classes(inferred, truths):

@@ -268,18 +268,6 @@ def judge(dims, values, truth, env, names, seen, dims_only=False):
 
 
 # ---- the tools ------------------------------------------------------------
-def bind(model, inputs):
-    m = onnx.ModelProto()
-    m.CopyFrom(model)
-    for vi in m.graph.input:
-        if vi.name in inputs:
-            shape = vi.type.tensor_type.shape
-            shape.ClearField('dim')
-            for d in inputs[vi.name]['dims']:
-                shape.dim.add().dim_value = d
-    return m
-
-
 def onnx_records(inferred, names):
     """onnx's dims (numbers and dim_params) for each wanted (graph, name)."""
     out = {}
@@ -381,7 +369,7 @@ def main(argv):
             if run.status != 'complete':
                 crashes.append((c['model'], 'shipped', run.status))
         os_ship, ssi_ship_run, ssi_ship, onnx_ship, decl = shipped[c['model']]
-        bound_model = bind(model, c['inputs'])
+        bound_model = check_models.bind_inputs(model, c["inputs"])
         ssi_bound_run = SSIRun(ssi, bound_model)
         if ssi_bound_run.status != 'complete':
             crashes.append((case, 'bound', ssi_bound_run.status))
