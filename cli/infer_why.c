@@ -111,10 +111,38 @@ static size_t input_symbols(const onnxshape_value_info *v, const char **sym, siz
   return n;
 }
 
-/* 1 when a dim of v is neither a number nor a symbol. */
+/* 1 when p is the symbol analysis gives dim k of input `name` when the
+ * input declares neither a number nor a symbol there: "<name>_d<k>",
+ * perhaps made unique with "#<digits>" (docs/analysis.md, "Graph
+ * inputs"). --dim cannot bind it; --input can. */
+static int undeclared_dim_symbol(const char *name, size_t k, const char *p) {
+  size_t len = strlen(name);
+  if (strncmp(p, name, len) != 0 || p[len] != '_' || p[len + 1] != 'd') return 0;
+  char digits[24];
+  size_t n = 0;
+  do {
+    digits[n++] = (char)('0' + k % 10);
+    k /= 10;
+  } while (k != 0);
+  p += len + 2;
+  for (size_t i = 0; i < n; i++) {
+    if (p[i] != digits[n - 1 - i]) return 0;
+  }
+  p += n;
+  if (*p == '\0') return 1;
+  if (*p++ != '#' || *p == '\0') return 0;
+  while (*p >= '0' && *p <= '9') p++;
+  return *p == '\0';
+}
+
+/* 1 when a dim of v is neither a number nor a declared symbol. */
 static int has_unknown_dim(const onnxshape_value_info *v) {
   for (size_t k = 0; v->rank_known && k < v->rank; k++) {
-    if (v->dims[k] < 0 && (v->params == NULL || v->params[k] == NULL)) return 1;
+    if (v->dims[k] >= 0) continue;
+    if (v->params == NULL || v->params[k] == NULL ||
+        undeclared_dim_symbol(v->name, k, v->params[k])) {
+      return 1;
+    }
   }
   return 0;
 }

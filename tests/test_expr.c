@@ -223,6 +223,12 @@ static void test_eval_and_fresh(void) {
   an_val f1 = an_expr_fresh(x, "nz"), f2 = an_expr_fresh(x, "nz"), decl = an_expr_symbol(x, "nz");
   CHECK(f1.e != NULL && f2.e != NULL && f1.e != f2.e && decl.e != f1.e && decl.e != f2.e);
   TEXT(x, f1, "nz");
+  TEXT(x, f2, "'nz#1'");
+  /* nor named as one of the model's (interned first: N above), so no two
+   * symbols print the same */
+  an_val fn = an_expr_fresh(x, "N");
+  CHECK(fn.e != NULL && fn.e != n.e);
+  TEXT(x, fn, "'N#2'");
 }
 
 /* covers: ANALYSIS-EXPR

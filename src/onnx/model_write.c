@@ -85,6 +85,29 @@ static void put_string(emitter *e, unsigned field, const char *s) {
   put(e, s, len);
 }
 
+/* A dim's text as dim_param: an expression as it prints (docs/cli.md,
+ * "Expressions"), but a lone symbol as its name, unquoted ('seq len' is
+ * the symbol seq len), so that a value's dim names the same symbol as the
+ * graph input it came from. A quoted symbol's text ends at the first
+ * unescaped quote; when that is the text's end, it is a lone symbol. */
+static void put_dim_param(emitter *e, const char *s) {
+  size_t n = 0, i = 1;
+  int lone = s[0] == '\'';
+  for (; lone && s[i] != '\0' && s[i] != '\''; i++, n++) {
+    if (s[i] == '\\' && s[i + 1] != '\0') i++;
+  }
+  if (!lone || s[i] != '\'' || s[i + 1] != '\0') {
+    put_string(e, DIM_PARAM, s);
+    return;
+  }
+  put_tag(e, DIM_PARAM, WIRE_LEN);
+  put_varint(e, n);
+  for (i = 1; s[i] != '\''; i++) {
+    if (s[i] == '\\') i++;
+    put(e, &s[i], 1);
+  }
+}
+
 /* The bytes of one message field: [at, at + len). */
 typedef struct span {
   const uint8_t *at;
@@ -172,7 +195,7 @@ static void dim_content(emitter *e, const void *ctx) {
     put_tag(e, DIM_VALUE, WIRE_VARINT);
     put_varint(e, (uint64_t)d);
   } else if (param != NULL) {
-    put_string(e, DIM_PARAM, param);
+    put_dim_param(e, param);
   }
   if (declared) put_others(e, c->decl, value_and_param, 2);
 }

@@ -19,10 +19,7 @@ static const binding *binding_of(const an_bindings *a, const char *sym) {
   return NULL;
 }
 
-/* Calls visit(ctx, symbol) for each dim_param of every declaration of the
- * model (inputs, outputs, value_info and sparse initializers of every
- * graph) until it returns nonzero; returns that, or 0. */
-static int each_symbol(const onnxshape_model *m, int (*visit)(void *ctx, const char *sym),
+int onnxshape__each_symbol(const onnxshape_model *m, int (*visit)(void *ctx, const char *sym),
                        void *ctx) {
   for (size_t k = 0; k < m->n_graphs; k++) {
     const model_graph *g = m->graphs[k];
@@ -90,9 +87,9 @@ static onnxshape_status take_dim(an_bindings *a, const onnxshape_model *m,
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT, "dim '{}' is bound twice",
                             ONNXSHAPE__ARGS(ARG_NAME(b->symbol)));
   }
-  if (!each_symbol(m, is_symbol, (void *)(uintptr_t)b->symbol)) {
+  if (!onnxshape__each_symbol(m, is_symbol, (void *)(uintptr_t)b->symbol)) {
     symbols all = {{NULL}, 0, 0};
-    (void)each_symbol(m, collect_symbol, &all);
+    (void)onnxshape__each_symbol(m, collect_symbol, &all);
     if (all.n == 0) {
       return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_ARGUMENT,
                               "the model has no symbol '{}' (no declaration names a symbolic dim)",

@@ -19,6 +19,12 @@ typedef struct an_bindings {
   const onnxshape_input_dims **input_binding; /* per main-graph input, or NULL */
 } an_bindings;
 
+/* Calls visit(ctx, symbol) for each dim_param of every declaration of the
+ * model (inputs, outputs, value_info and sparse initializers of every
+ * graph) until it returns nonzero; returns that, or 0. */
+int onnxshape__each_symbol(const onnxshape_model *m, int (*visit)(void *ctx, const char *sym),
+                           void *ctx);
+
 /* Checks every binding of o against model m and the others, and collects
  * them into *b (in arena): ONNXSHAPE_OK; ONNXSHAPE_ERR_NOT_FOUND or
  * ONNXSHAPE_ERR_INVALID_ARGUMENT, worded (docs/cli.md, "infer");

@@ -428,12 +428,28 @@ an_val an_expr_symbol_held(an_exprs *x, const char *name) {
   return slot->atom != NULL ? atom_value(x, slot->atom) : an_val_unknown();
 }
 
+/* 1 when a symbol atom named `name` (fresh or the model's, as `fresh`
+ * says) is interned, 0 when not, -1 when the probe cannot be paid for. */
+static int symbol_taken(an_exprs *x, const char *name, int fresh) {
+  uint64_t hash = mix(fresh ? 0x3u : 0x1u, onnxshape__name_hash(name));
+  for (size_t at = (size_t)hash & x->atoms.mask; x->atoms.slots[at] != NULL;
+       at = (at + 1) & x->atoms.mask) {
+    const an_atom *a = x->atoms.slots[at];
+    if (!charge(x, 1)) return -1;
+    if (a->kind == AN_ATOM_SYMBOL && a->fresh == fresh && strcmp(a->name, name) == 0) return 1;
+  }
+  return 0;
+}
+
 an_val an_expr_fresh(an_exprs *x, const char *base) {
   size_t len = strlen(base);
+  if (!charge(x, len / 16 + 1)) return an_val_unknown();
   char *name = onnxshape__arena_alloc(x->arena, len + 24);
   if (name == NULL) return an_val_unknown();
   memcpy(name, base, len + 1);
-  /* A name a declaration may hold too: made unique with "#k". */
+  /* A name the model's symbols (all interned before the first fresh one:
+   * an_expr_fresh's contract) or another fresh symbol holds is made unique
+   * with "#k", so no two symbols print the same. */
   for (uint64_t k = 0; k < 64; k++) {
     if (k > 0) {
       char digits[21];
@@ -447,16 +463,17 @@ an_val an_expr_fresh(an_exprs *x, const char *base) {
       for (size_t i = 0; i < n; i++) name[len + 1 + i] = digits[n - 1 - i];
       name[len + 1 + n] = '\0';
     }
-    an_atom probe = {AN_ATOM_SYMBOL, name, NULL, NULL, 0, NULL, 0, 0,
-                     mix(0x3u, onnxshape__name_hash(name)), 1};
-    if (!table_grow(x, &x->atoms, atom_hash_of)) return an_val_unknown();
-    size_t at = (size_t)probe.hash & x->atoms.mask;
-    int taken = 0;
-    for (an_atom *a; (a = x->atoms.slots[at]) != NULL; at = (at + 1) & x->atoms.mask) {
-      if (!charge(x, 1)) return an_val_unknown();
-      if (a->kind == AN_ATOM_SYMBOL && a->fresh && strcmp(a->name, name) == 0) taken = 1;
+    if (!charge(x, len / 16 + 1) || !table_grow(x, &x->atoms, atom_hash_of)) {
+      return an_val_unknown();
     }
-    if (!taken) return atom_value(x, intern_atom(x, &probe, 0));
+    int taken = symbol_taken(x, name, 1);
+    if (taken == 0) taken = symbol_taken(x, name, 0);
+    if (taken < 0) return an_val_unknown();
+    if (taken == 0) {
+      an_atom probe = {AN_ATOM_SYMBOL, name, NULL, NULL, 0, NULL, 0, 0,
+                       mix(0x3u, onnxshape__name_hash(name)), 1};
+      return atom_value(x, intern_atom(x, &probe, 0));
+    }
   }
   return an_val_unknown();
 }

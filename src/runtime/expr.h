@@ -91,8 +91,10 @@ an_val an_expr_symbol(an_exprs *x, const char *name);
  * model's dim_param): looked up by its address first, so each name the
  * model holds is walked once however often it is asked for. */
 an_val an_expr_symbol_held(an_exprs *x, const char *name);
-/* A fresh symbol for a node's data-dependent dim, named "<base>" (made
- * unique with "#k" when taken). */
+/* A fresh symbol (a node's data-dependent dim, an undeclared input dim)
+ * named "<base>", made unique with "#k" when another fresh symbol or one
+ * of the model's holds the name: so every symbol of the model must be
+ * interned (an_expr_symbol_held) before the first fresh one is made. */
 an_val an_expr_fresh(an_exprs *x, const char *base);
 
 /* Arithmetic. Exact: a result past int64 (a coefficient or the constant)

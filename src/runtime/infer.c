@@ -237,13 +237,42 @@ static int from_decl(analysis *a, slot_info *s, const value_decl *d) {
   return !a->ctx.out_of_work;
 }
 
-/* A main-graph input: its declaration, then its binding (checked by
- * take_input). */
+/* The symbol of a main-graph input's dim i that declares neither a number
+ * nor a symbol: a fresh one named "<input>_d<i>" (as onnxruntime's
+ * symbolic_shape_infer.py names them), so that every value measured from
+ * that dim is the same expression. Unknown when memory or work runs out. */
+static an_elem input_dim_symbol(analysis *a, const char *input, size_t i) {
+  size_t len = strlen(input);
+  char digits[24];
+  size_t n = 0;
+  do {
+    digits[n++] = (char)('0' + i % 10);
+    i /= 10;
+  } while (i != 0);
+  if (len > SIZE_MAX - 3 - n) return an_unknown();
+  char *base = an_alloc(&a->ctx, len + 3 + n, 1);
+  if (base == NULL) return an_unknown();
+  memcpy(base, input, len);
+  memcpy(base + len, "_d", 2);
+  for (size_t j = 0; j < n; j++) base[len + 2 + j] = digits[n - 1 - j];
+  base[len + 2 + n] = '\0';
+  return an_expr_fresh(a->ctx.x, base);
+}
+
+/* A main-graph input: its declaration (each undeclared dim a fresh
+ * symbol), then its binding (checked by take_input). */
 static int bind_input(analysis *a, size_t k, slot_info *s) {
   const value_decl *d = &a->m->g.inputs[k];
   if (!from_decl(a, s, d)) return 0;
   const onnxshape_input_dims *in = a->b.input_binding[k];
-  if (in == NULL) return 1;
+  if (in == NULL) {
+    for (size_t i = 0; d->has_shape && i < d->rank; i++) {
+      if (d->dims[i].value < 0 && d->dims[i].param == NULL) {
+        s->dims[i] = input_dim_symbol(a, d->name, i);
+      }
+    }
+    return !a->ctx.out_of_work;
+  }
   if (!an_set_rank(&a->ctx, s, in->rank)) return 0;
   for (size_t i = 0; i < in->rank; i++) s->dims[i] = an_num(in->dims[i]);
   return 1;
@@ -261,6 +290,19 @@ static onnxshape_status bind_symbols(analysis *a) {
     }
   }
   return ONNXSHAPE_OK;
+}
+
+static int intern_symbol(void *ctx, const char *sym) {
+  analysis *a = ctx;
+  (void)an_sym(&a->ctx, sym);
+  return a->ctx.out_of_work;
+}
+
+/* Every symbol the model declares, interned before any fresh symbol is
+ * made (an_expr_fresh: a fresh symbol never takes a model symbol's name). */
+static onnxshape_status intern_model_symbols(analysis *a) {
+  if (onnxshape__each_symbol(a->m, intern_symbol, a) == 0) return ONNXSHAPE_OK;
+  return out_of_memory(a);
 }
 
 /* The values a graph defines before its nodes: inputs, initializers,
@@ -742,6 +784,7 @@ static onnxshape_status infer_model(const onnxshape_model *m, const onnxshape_in
     if (st == ONNXSHAPE_ERR_OUT_OF_MEMORY) st = out_of_memory(&a);
   }
   if (st == ONNXSHAPE_OK) st = bind_symbols(&a);
+  if (st == ONNXSHAPE_OK) st = intern_model_symbols(&a);
   if (st == ONNXSHAPE_OK) st = analyse_graph(&a, &m->g, 1);
   /* The results' texts take at most a quarter of the room (their dims and
    * elements fit in what the evaluation did not take). */

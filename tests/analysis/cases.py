@@ -11,8 +11,9 @@ element values (nothing more known, nothing less). A line:
 Op-V: the operator and the model's opset (so the version is the newest
 since_version at V). Attributes: name=3, name=1.5, name=[1,0,2],
 name=[0.5,2.0], name="text", name=["a","b"] (strings), name=int64{5} (a tensor). Inputs:
-  float[N,3]     a graph input of that type and dims (numbers, symbols,
-                 ? for a dim with neither)
+  float[N,3]     a graph input of that type and dims (numbers, symbols);
+                 with a ? dim (not known), the declared output of an
+                 operator of another domain
   float          a graph input of that type, shape not declared
   ?              nothing known: the output of an operator of another domain
   int64{2,-1}    an initializer, 1-D with these elements
@@ -136,9 +137,21 @@ def declared(name, typ, dims):
     return f_str(1, name) + f_bytes(2, f_bytes(1, t))
 
 
+def source(name, typ, dims, inputs, opaque, vinfo):
+    """A value of the case: a graph input, or, when a dim is ?, the
+    declared output of an operator of another domain (an undeclared dim of
+    a main-graph input is a fresh symbol, docs/analysis.md; a ? dim here is
+    one analysis does not know)."""
+    if dims is not None and "?" in dims:
+        opaque.append(node("Opaque", ["anchor"], [name], domain="test.opaque"))
+        vinfo.append(declared(name, typ, dims))
+    else:
+        inputs.append(declared(name, typ, dims))
+
+
 def build(case):
     op, version = case["op"], case["version"]
-    inputs, inits, names, opaque = [], [], [], []
+    inputs, inits, names, opaque, vinfo = [], [], [], [], []
     for k, text in enumerate(case["inputs"]):
         if text == "_":
             names.append("")
@@ -151,13 +164,13 @@ def build(case):
         elif typ is None:
             opaque.append(node("Opaque", ["anchor"], [name], domain="test.opaque"))
         else:
-            inputs.append(declared(name, typ, dims))
+            source(name, typ, dims, inputs, opaque, vinfo)
     outs = ["" if o == "_" else "o%d" % k for k, o in enumerate(case["outputs"])]
     attrs = [parse_attr(a) for a in case["attrs"]]
     if op == "If":
         for k, text in enumerate(case["branches"]):
             typ, dims, _ = parse_value(text)
-            inputs.append(declared("b%d" % k, typ, dims))
+            source("b%d" % k, typ, dims, inputs, opaque, vinfo)
         for k, branch in enumerate(("then_branch", "else_branch")):
             g = graph([node("Identity", ["b%d" % k], ["r%d" % k])], [], [value_info("r%d" % k)],
                       name=branch)
@@ -185,7 +198,8 @@ def build(case):
     anchor = "anchor"
     inputs.append(value_info(anchor, "float", [1]))
     return model(nodes, inputs, [value_info(anchor, "float", [1])], initializers=inits,
-                 opset=version, ir_version=10, extra_opsets=[("test.opaque", 1)])
+                 opset=version, ir_version=10, extra_opsets=[("test.opaque", 1)],
+                 graph_extra=b"".join(f_bytes(13, v) for v in vinfo))
 
 
 def parse_line(line):

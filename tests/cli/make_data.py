@@ -466,6 +466,18 @@ write("why.onnx", model(
                  f_bytes(13, value_info("t2", "int64", [3])) +
                  f_bytes(13, value_info("r2", "float", ["N", 4, 3])))))
 
+# Graph inputs with dims declaring neither a number nor a symbol: each is
+# a symbol of its own, "<input>_d<i>" (x_d2), made unique where the model
+# names a symbol so ("x_d0", declared by w: x's first dim is 'x_d0#1').
+x_undeclared = value_info_of("x", f_bytes(1, f_int(1, 1) + f_bytes(2, f_bytes(1, b"") + f_bytes(1, f_int(1, 3)) + f_bytes(1, b""))))
+write("undeclared.onnx", model(
+    [node("Shape", ["x"], ["xs"], name="shape_x"),
+     node("Reshape", ["x", "flat"], ["xf"], name="flat_x"),
+     node("Shape", ["w"], ["ws"], name="shape_w")],
+    [x_undeclared, value_info("w", "float", ["x_d0", 2])],
+    [value_info("xs", "int64"), value_info("xf", "float"), value_info("ws", "int64")],
+    initializers=[i64("flat", [-1])], opset=14))
+
 # A chain of 20 Identity nodes from x [N] (past the 16 levels --why indents),
 # and a Split whose two outputs a Concat takes (the second output's node
 # was explained with the first).

@@ -67,8 +67,10 @@ def binding_args(inputs):
     return args
 
 
-def infer(tool, model, inputs, errors, label):
-    """Runs infer --json; returns {(graph, name): record} of node outputs."""
+def infer(tool, model, inputs, errors, label, graph_inputs=None):
+    """Runs infer --json; returns {(graph, name): record} of node outputs
+    (and fills graph_inputs, when given, with {name: dims} of the main
+    graph's inputs)."""
     rc, out, err = run([tool, 'infer', '--json'] + binding_args(inputs) + [model])
     if rc != 0:
         errors.append('%s: infer exited %d: %s' % (label, rc, err.strip()))
@@ -81,6 +83,8 @@ def infer(tool, model, inputs, errors, label):
         r = json.loads(line)
         if 'summary' not in r and 'node' in r:
             recs[(r['graph'], r['name'])] = r
+        elif graph_inputs is not None and r.get('graph') == '' and 'origin' not in r:
+            graph_inputs[r['name']] = r['dims']
     return recs
 
 

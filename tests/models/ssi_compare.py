@@ -176,7 +176,7 @@ class SSIRun:
 FUNCS = {'floor': sympy.floor, 'ceil': sympy.ceiling, 'ceiling': sympy.ceiling,
          'max': sympy.Max, 'min': sympy.Min, 'Max': sympy.Max, 'Min': sympy.Min,
          'Mod': sympy.Mod, 'mod': sympy.Mod, 'abs': sympy.Abs, 'Abs': sympy.Abs}
-QUOTED = re.compile(r"'((?:[^']|'')*)'")
+QUOTED = re.compile(r"'((?:[^'\\]|\\.)*)'")
 IDENT = re.compile(r'[A-Za-z_][A-Za-z_0-9]*')
 
 
@@ -200,7 +200,7 @@ def to_expr(x, names):
         key = '_q%d_' % len(local)
         local[key] = sympy.Symbol(name, integer=True)
         return key
-    s = QUOTED.sub(lambda m: sub(m.group(1).replace("''", "'")), s)
+    s = QUOTED.sub(lambda m: sub(re.sub(r"\\(.)", r"\1", m.group(1))), s)
     for n in sorted(names, key=len, reverse=True):
         if not IDENT.fullmatch(n):
             s = re.sub(r'(?<![\w.])%s(?![\w.])' % re.escape(n), lambda m, n=n: sub(n), s)
@@ -298,6 +298,14 @@ def input_env(input_dims, inputs):
     return env, clash
 
 
+def unquote(d):
+    """A symbol as onnxshape prints it (a name that is not an identifier
+    quoted, docs/cli.md "Expressions") as the name itself."""
+    if isinstance(d, str) and len(d) >= 2 and d[0] == "'" and d[-1] == "'":
+        return re.sub(r"\\(.)", r"\1", d[1:-1])
+    return d
+
+
 def declared_dims(model):
     return {vi.name: [d.dim_value if d.HasField('dim_value') else
                       d.dim_param if d.HasField('dim_param') else None
@@ -361,14 +369,18 @@ def main(argv):
             allnames = {(t['graph'], t['output']) for cc in truth['cases'].values()
                         if cc['model'] == c['model'] for t in cc['outputs']}
             run = SSIRun(ssi, model)
+            os_inputs = {}
             shipped[c['model']] = (
-                check_models.infer(tool, path, {}, errors, c['model'] + ' (shipped)'),
+                check_models.infer(tool, path, {}, errors, c['model'] + ' (shipped)',
+                                   os_inputs),
                 run, run.records(allnames),
                 onnx_records(onnx.shape_inference.infer_shapes(model, data_prop=True), allnames),
-                declared_dims(model))
+                declared_dims(model),
+                {k: None if v is None else [unquote(d) for d in v]
+                 for k, v in os_inputs.items()})
             if run.status != 'complete':
                 crashes.append((c['model'], 'shipped', run.status))
-        os_ship, ssi_ship_run, ssi_ship, onnx_ship, decl = shipped[c['model']]
+        os_ship, ssi_ship_run, ssi_ship, onnx_ship, decl, os_in = shipped[c['model']]
         bound_model = check_models.bind_inputs(model, c["inputs"])
         ssi_bound_run = SSIRun(ssi, bound_model)
         if ssi_bound_run.status != 'complete':
@@ -387,14 +399,15 @@ def main(argv):
             },
         }
         env_decl, _ = input_env(decl, c['inputs'])
+        env_os, _ = input_env(os_in, c['inputs'])
         env_ssi, clash = input_env(ssi_ship_run.input_dims, c['inputs'])
         if clash:
             wrongs.append((case, 'shipped', '-', '-', 'SSI merged input symbols %s that '
                            'this binding gives different numbers' % sorted(clash)))
-        sym_names = set(env_decl) | set(env_ssi)
+        sym_names = set(env_decl) | set(env_ssi) | set(env_os)
         row = [case, str(len(outs))]
         for mode in MODES:
-            envs = {'os': env_decl, 'ssi': env_ssi, 'onnx': env_decl} if mode == 'shipped' \
+            envs = {'os': env_os, 'ssi': env_ssi, 'onnx': env_decl} if mode == 'shipped' \
                 else {'os': {}, 'ssi': {}, 'onnx': {}}
             cls = {t: [] for t in ('os', 'ssi', 'ssi_d', 'onnx')}
             seen = {t: {} for t in cls}
