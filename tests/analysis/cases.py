@@ -31,6 +31,16 @@ declared; the body returns them through Identities (Scan: every one; Loop:
 the condition, the carried values, then the first K carried values again as
 its scan outputs, K the node's outputs past the carried ones).
 
+Sequences and optionals: an input seq(A, B, ...) is a SequenceConstruct
+of the inputs A, B, ... (each in the forms above), seq() and seq<int64>()
+a SequenceEmpty (of float, of int64); opt(A) an Optional holding A,
+opt() an empty one. An output seq(E; L) is a sequence (listed as nothing
+known) whose SequenceAt (at a position not known) gives E and whose
+SequenceLength gives int64[]{L} (int64[] for L ?); opt(E; H): an optional
+whose OptionalGetElement gives E and OptionalHasElement bool[]{H} (bool[]
+for H ?). An If branch's value may be a seq(...) or opt(...) too, made
+inside the branch.
+
 Usage: cases.py ONNXSHAPE WORK_DIR [CASE_FILE...]"""
 import glob
 import json
@@ -136,33 +146,87 @@ def declared(name, typ, dims):
     return f_str(1, name) + f_bytes(2, f_bytes(1, t))
 
 
+SEQ_RE = re.compile(r"^(seq|opt)(?:<([a-z0-9]+)>)?\((.*)\)$")
+
+
+def source(name, text, inputs, inits, opaque):
+    """Makes the value `name` from an input's text: a graph input, an
+    initializer, an opaque output, or (seq, opt) the nodes building it,
+    which are returned."""
+    m = SEQ_RE.match(text)
+    if m is not None:
+        kind, typ, inner = m.groups()
+        parts = split_top(inner)
+        made = []
+        for j, part in enumerate(parts):
+            made += source("%s_%d" % (name, j), part, inputs, inits, opaque)
+        names = ["%s_%d" % (name, j) for j in range(len(parts))]
+        if kind == "opt":
+            attrs = [] if parts else [f_str(1, "type") + f_int(20, 13) + f_bytes(
+                14, f_bytes(1, f_int(1, TYPES[typ or "float"][0])))]
+            return made + [node("Optional", names, [name], attrs)]
+        if parts:
+            return made + [node("SequenceConstruct", names, [name])]
+        attrs = [attr("dtype", A_INT, TYPES[typ][0])] if typ else []
+        return [node("SequenceEmpty", [], [name], attrs)]
+    typ, dims, vals = parse_value(text)
+    if vals is not None:
+        inits.append(const_tensor(name, typ, dims, vals))
+    elif typ is None:
+        opaque.append(node("Opaque", ["anchor"], [name], domain="test.opaque"))
+    else:
+        inputs.append(declared(name, typ, dims))
+    return []
+
+
+def readers(k, text):
+    """The nodes reading output k when the case expects a sequence or an
+    optional of it, with what each of their outputs must be."""
+    m = SEQ_RE.match(text)
+    if m is None:
+        return [], []
+    kind, _, inner = m.groups()
+    elem, _, extra = inner.partition(";")
+    extra = extra.strip()
+    o = "o%d" % k
+    if kind == "seq":
+        nodes = [node("SequenceAt", [o, "pos"], [o + "_at"]),
+                 node("SequenceLength", [o], [o + "_len"])]
+        want = [(o + "_at", elem.strip()),
+                (o + "_len", "int64[]" if extra == "?" else "int64[]{%s}" % extra)]
+    else:
+        nodes = [node("OptionalGetElement", [o], [o + "_at"]),
+                 node("OptionalHasElement", [o], [o + "_len"])]
+        want = [(o + "_at", elem.strip()),
+                (o + "_len", "bool[]" if extra == "?" else "bool[]{%s}" % extra)]
+    return nodes, want
+
+
 def build(case):
     op, version = case["op"], case["version"]
-    inputs, inits, names, opaque = [], [], [], []
+    inputs, inits, names, opaque, made = [], [], [], [], []
     for k, text in enumerate(case["inputs"]):
         if text == "_":
             names.append("")
             continue
         name = "i%d" % k
         names.append(name)
-        typ, dims, vals = parse_value(text)
-        if vals is not None:
-            inits.append(const_tensor(name, typ, dims, vals))
-        elif typ is None:
-            opaque.append(node("Opaque", ["anchor"], [name], domain="test.opaque"))
-        else:
-            inputs.append(declared(name, typ, dims))
+        made += source(name, text, inputs, inits, opaque)
     outs = ["" if o == "_" else "o%d" % k for k, o in enumerate(case["outputs"])]
     attrs = [parse_attr(a) for a in case["attrs"]]
     if op == "If":
+        inside = [[], []]  # a branch's sequence or optional: made in the branch
         for k, text in enumerate(case["branches"]):
+            if SEQ_RE.match(text):
+                inside[k] = source("b%d" % k, text, inputs, inits, opaque)
+                continue
             typ, dims, _ = parse_value(text)
             inputs.append(declared("b%d" % k, typ, dims))
         for k, branch in enumerate(("then_branch", "else_branch")):
-            g = graph([node("Identity", ["b%d" % k], ["r%d" % k])], [], [value_info("r%d" % k)],
-                      name=branch)
+            g = graph(inside[k] + [node("Identity", ["b%d" % k], ["r%d" % k])], [],
+                      [value_info("r%d" % k)], name=branch)
             attrs.append(attr(branch, A_GRAPH, g))
-    if op in ("Loop", "Scan") and case["branches"]:
+    if op in ("Loop", "Scan", "SequenceMap") and case["branches"]:
         body_ins = []
         for k, text in enumerate(case["branches"]):
             typ, dims, _ = parse_value(text)
@@ -172,6 +236,8 @@ def build(case):
         # carried values, then the first K carried values again as scan
         # outputs (K: the node's outputs past the carried ones).
         picks = list(range(len(body_ins)))
+        if op == "SequenceMap":  # each output the body input of its position
+            picks = list(range(len(case["outputs"])))
         if op == "Loop":
             carried = len(body_ins) - 2
             picks = [1] + list(range(2, 2 + carried)) + \
@@ -180,7 +246,12 @@ def build(case):
         g = graph(body_nodes, body_ins, [value_info("r%d" % k) for k in range(len(picks))],
                   name="body")
         attrs.append(attr("body", A_GRAPH, g))
-    nodes = opaque + [node(op, names, outs, attrs, name="n")]
+    after = []
+    for k, text in enumerate(case["outputs"]):
+        after += readers(k, text)[0]
+    if after:
+        inputs.append(value_info("pos", "int64", []))
+    nodes = opaque + made + [node(op, names, outs, attrs, name="n")] + after
     # The graph's output: a graph input (the node's outputs stay undeclared).
     anchor = "anchor"
     inputs.append(value_info(anchor, "float", [1]))
@@ -232,21 +303,26 @@ def check(tool, work, case, index):
     got = {}
     for line in r.stdout.splitlines():
         obj = json.loads(line)
-        if "name" in obj and obj.get("node") == "n":
+        if "name" in obj and obj.get("node") is not None:
             got[obj["name"]] = obj
+    wants = []
     for k, text in enumerate(case["outputs"]):
         if text in ("_", "*"):
             continue
+        extra = readers(k, text)[1]
+        wants += [("o%d" % k, "?" if extra else text)] + extra
+    for name, text in wants:
         typ, dims, vals = parse_value(text)
-        obj = got.get("o%d" % k)
+        obj = got.get(name)
+        k = name[1:]
         if obj is None:
-            return "output %d not reported" % k
+            return "output %s not reported" % k
         have_dims = None if obj["dims"] is None else [shown(d) for d in obj["dims"]]
         have_vals = None if "value" not in obj else [shown(v) for v in obj["value"]]
         want = (typ, dims, vals)
         have = (obj["type"], have_dims, have_vals)
         if want != have:
-            return "output %d: expected %s, got %s" % (k, describe(*want), describe(*have))
+            return "output %s: expected %s, got %s" % (k, describe(*want), describe(*have))
     return None
 
 
