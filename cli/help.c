@@ -93,7 +93,7 @@ static const command_help pages[] = {
      "(subgraphs after their path): graph inputs, initializers, then node\n"
      "outputs in order, as 'NAME: TYPE [DIMS]', then '= VALUES' for known integer\n"
      "values of up to 16 elements and, for a node's output, 'from OP-VERSION\n"
-     "\"NODE\"'. Any operator may appear: 194 standard operators are evaluated\n"
+     "\"NODE\"'. Any operator may appear: 203 standard operators are evaluated\n"
      "(docs/operators.md), others take their value_info. Dims and values are\n"
      "numbers or expressions over the model's symbols ('3*N', 'floor(H/2) + 1').\n"
      "'?' is an unknown type, dim or value, '[...]' an unknown rank. A last line\n"

@@ -622,7 +622,7 @@ static void test_invariants(void) {
   CHECK(!an_expr_canonical(&bad));
   CHECK(!an_expr_canonical(NULL));
   an_elem dims[2] = {an_num(2), n}, vals[3] = {an_num(7), sum, an_unknown()};
-  slot_info ok = {7, 1, 2, dims, 1, 3, vals, NULL};
+  slot_info ok = {7, 1, 2, dims, 1, 3, vals, NULL, 0, NULL, {0, 0, NULL}, 0};
   CHECK(an_slot_sound(&ok)); /* N not known: any count */
   dims[1] = an_num(3);
   CHECK(!an_slot_sound(&ok)); /* 2*3 dims, 3 elements */
@@ -637,9 +637,25 @@ static void test_invariants(void) {
   dims[0] = n;
   dims[0].known = 1; /* a number and an expression at once */
   CHECK(!an_slot_sound(&ok));
-  slot_info scalar = {7, 1, 0, NULL, 1, 1, vals, NULL};
+  slot_info scalar = {7, 1, 0, NULL, 1, 1, vals, NULL, 0, NULL, {0, 0, NULL}, 0};
   CHECK(an_slot_sound(&scalar));
   scalar.n_vals = 2;
+  CHECK(!an_slot_sound(&scalar));
+  /* A sequence: nothing a tensor has, a length >= 0, its elements sound;
+   * a tensor has no length, element or optional state. */
+  scalar.n_vals = 1;
+  slot_info seq = {0, 0, 0, NULL, 0, 0, NULL, NULL, AN_SEQUENCE, &scalar, {1, 2, NULL}, 0};
+  CHECK(an_slot_sound(&seq));
+  seq.seq_len = an_num(-1);
+  CHECK(!an_slot_sound(&seq));
+  seq.seq_len = sum;
+  CHECK(an_slot_sound(&seq)); /* an expression */
+  seq.elem = &ok;
+  CHECK(!an_slot_sound(&seq)); /* its element is not sound */
+  seq.elem = NULL;
+  seq.type = 7;
+  CHECK(!an_slot_sound(&seq));
+  scalar.seq_len = an_num(1);
   CHECK(!an_slot_sound(&scalar));
 }
 

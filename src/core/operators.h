@@ -67,7 +67,7 @@
   X(COL2IM, "Col2Im", col2im, 0, (18)) \
   X(COMPRESS, "Compress", compress, 0, (9, 11)) \
   X(CONCAT, "Concat", concat, 0, (1, 4, 11, 13)) \
-  X(CONCAT_FROM_SEQUENCE, "ConcatFromSequence", none, 0, (11)) \
+  X(CONCAT_FROM_SEQUENCE, "ConcatFromSequence", concat_from_sequence, 0, (11)) \
   X(CONSTANT, "Constant", constant, OPF_STRICT, ONNXSHAPE__CATALOG(CONSTANT)) \
   X(CONSTANT_OF_SHAPE, "ConstantOfShape", constant_of_shape, 0, (9, 20, 21, 23, 24, 25)) \
   X(CONV, "Conv", conv, 0, (1, 11, 22)) \
@@ -150,7 +150,7 @@
   X(NON_ZERO, "NonZero", non_zero, 0, (9, 13)) \
   X(NOT, "Not", not, 0, (1)) \
   X(ONE_HOT, "OneHot", one_hot, 0, (9, 11)) \
-  X(OPTIONAL, "Optional", none, 0, (15)) \
+  X(OPTIONAL, "Optional", optional, 0, (15)) \
   X(OPTIONAL_GET_ELEMENT, "OptionalGetElement", get_element, 0, (15, 18)) \
   X(OPTIONAL_HAS_ELEMENT, "OptionalHasElement", has_element, 0, (15, 18)) \
   X(OR, "Or", compare, 0, (1, 7)) \
@@ -192,13 +192,13 @@
   X(SCATTER_ELEMENTS, "ScatterElements", scatter, 0, (11, 13, 16, 18)) \
   X(SCATTER_ND, "ScatterND", scatter, 0, (11, 13, 16, 18)) \
   X(SELU, "Selu", unary, 0, (1, 6, 22)) \
-  X(SEQUENCE_AT, "SequenceAt", none, 0, (11)) \
-  X(SEQUENCE_CONSTRUCT, "SequenceConstruct", none, 0, (11)) \
-  X(SEQUENCE_EMPTY, "SequenceEmpty", none, 0, (11)) \
-  X(SEQUENCE_ERASE, "SequenceErase", none, 0, (11)) \
-  X(SEQUENCE_INSERT, "SequenceInsert", none, 0, (11)) \
+  X(SEQUENCE_AT, "SequenceAt", sequence_at, 0, (11)) \
+  X(SEQUENCE_CONSTRUCT, "SequenceConstruct", sequence_construct, 0, (11)) \
+  X(SEQUENCE_EMPTY, "SequenceEmpty", sequence_empty, 0, (11)) \
+  X(SEQUENCE_ERASE, "SequenceErase", sequence_erase, 0, (11)) \
+  X(SEQUENCE_INSERT, "SequenceInsert", sequence_insert, 0, (11)) \
   X(SEQUENCE_LENGTH, "SequenceLength", sequence_length, 0, (11)) \
-  X(SEQUENCE_MAP, "SequenceMap", none, OPF_GRAPHS, (17)) \
+  X(SEQUENCE_MAP, "SequenceMap", sequence_map, OPF_GRAPHS, (17)) \
   X(SHAPE, "Shape", shape, OPF_KERNEL | OPF_STRICT, ONNXSHAPE__CATALOG(SHAPE)) \
   X(SHRINK, "Shrink", unary, 0, (9)) \
   X(SIGMOID, "Sigmoid", unary, 0, (1, 6, 13)) \
@@ -213,7 +213,7 @@
   X(SOFTSIGN, "Softsign", unary, 0, (1, 22)) \
   X(SPACE_TO_DEPTH, "SpaceToDepth", depth_space, 0, (1, 13)) \
   X(SPLIT, "Split", split, 0, (1, 2, 11, 13, 18)) \
-  X(SPLIT_TO_SEQUENCE, "SplitToSequence", none, 0, (11, 24)) \
+  X(SPLIT_TO_SEQUENCE, "SplitToSequence", split_to_sequence, 0, (11, 24)) \
   X(SQRT, "Sqrt", unary, 0, (1, 6, 13)) \
   X(SQUEEZE, "Squeeze", squeeze, 0, (1, 11, 13, 21, 23, 24, 25)) \
   X(STRING_CONCAT, "StringConcat", broadcast, 0, (20)) \

@@ -76,7 +76,24 @@ typedef struct slot_info {
   size_t n_vals;
   an_elem *vals;
   const onnxshape_tensor *value; /* the whole value, when constant */
+  /* A sequence or an optional (ops_sequence.c): kind AN_SEQUENCE or
+   * AN_OPTIONAL, and then type 0, rank and elements not known and value
+   * NULL, so that a tensor operator taking it sees nothing known (a model
+   * giving it one is not valid). */
+  int kind;
+  const struct slot_info *elem; /* a sequence's elements (what every one of them has in
+                                   common), an optional's element; NULL when nothing is
+                                   known; never changed once set (shared by copies) */
+  an_elem seq_len;              /* a sequence's length */
+  int opt_has;                  /* an optional: 0 not known, AN_OPT_FULL or AN_OPT_EMPTY */
 } slot_info;
+
+/* slot_info.kind: a tensor or nothing known (0), a sequence, an optional. */
+#define AN_SEQUENCE 1
+#define AN_OPTIONAL 2
+/* slot_info.opt_has. */
+#define AN_OPT_FULL 1
+#define AN_OPT_EMPTY 2
 
 /* Elements are tracked for integer and bool tensors of at most this many
  * elements; a Reshape target longer than this gives an output of unknown
@@ -179,6 +196,9 @@ typedef onnxshape_status (*an_op_fn)(an_ctx *c, const graph_node *n, onnxshape_d
   onnxshape_status onnxshape__an_op_##handler(an_ctx *c, const graph_node *n, onnxshape_diag *diag);
 ONNXSHAPE__OPERATORS(ONNXSHAPE__AN_DECLARE)
 #undef ONNXSHAPE__AN_DECLARE
+/* The handler of an operator analysis does not evaluate (no row names it
+ * today: an_handler's answer for an operator out of the table). */
+onnxshape_status onnxshape__an_op_none(an_ctx *c, const graph_node *n, onnxshape_diag *diag);
 /* Operator op's handler (onnxshape__an_op_none: not evaluated). */
 an_op_fn an_handler(operator_id op);
 /* 1 when analysis evaluates node n's outputs: a handler other than none,

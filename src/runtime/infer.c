@@ -530,7 +530,9 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
                          : computes ? ONNXSHAPE_ORIGIN_EVALUATED
                          : d != NULL ? ONNXSHAPE_ORIGIN_DECLARED
                                      : ONNXSHAPE_ORIGIN_UNDECLARED;
-    if (d == NULL) continue;
+    /* A sequence or an optional (its declaration says no more, and one
+     * declared a tensor is not read as one). */
+    if (d == NULL || s->kind != 0) continue;
     if (computes) check_declared(a, g, n, id);
     if (!(computes ? join_declared(a, s, d, &filled) : from_decl(a, s, d))) {
       st = node_stopped(a, n);

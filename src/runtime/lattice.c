@@ -241,8 +241,28 @@ int an_copy(an_ctx *c, slot_info *out, const slot_info *in) {
 
 int same_elem(an_ctx *c, an_elem a, an_elem b) { return an_expr_same(c->x, a, b); }
 
+/* What two sequences' (or optionals') elements a and b have in common:
+ * NULL when nothing is (or a or b is NULL), else a new slot (*ok 0 when
+ * out of budget or memory). */
+static const slot_info *join_elem(an_ctx *c, const slot_info *a, const slot_info *b, int *ok) {
+  if (a == NULL || b == NULL) return NULL;
+  slot_info *e = an_alloc(c, 1, sizeof *e);
+  *ok = e != NULL && an_join(c, e, a, b);
+  return *ok ? e : NULL;
+}
+
 int an_join(an_ctx *c, slot_info *out, const slot_info *a, const slot_info *b) {
   memset(out, 0, sizeof *out);
+  if (a->kind != 0 || b->kind != 0) {
+    /* A sequence or an optional: only with another of its kind. */
+    if (a->kind != b->kind) return 1;
+    int ok = 1;
+    out->kind = a->kind;
+    out->elem = join_elem(c, a->elem, b->elem, &ok);
+    out->seq_len = same_elem(c, a->seq_len, b->seq_len) ? a->seq_len : an_unknown();
+    out->opt_has = a->opt_has == b->opt_has ? a->opt_has : 0;
+    return ok;
+  }
   out->type = a->type == b->type ? a->type : 0;
   if (!a->rank_known || !b->rank_known || a->rank != b->rank) return 1;
   if (!an_set_rank(c, out, a->rank)) return 0;
@@ -265,6 +285,13 @@ static int elem_sound(an_elem e) {
 }
 
 int an_slot_sound(const slot_info *s) {
+  if (s->kind != 0) {
+    /* A sequence or an optional: nothing a tensor has; a length >= 0. */
+    if (s->type != 0 || s->rank_known || s->vals_known || s->value != NULL) return 0;
+    if (!elem_sound(s->seq_len) || (s->seq_len.known && s->seq_len.v < 0)) return 0;
+    return s->elem == NULL || an_slot_sound(s->elem);
+  }
+  if (s->elem != NULL || an_is_set(s->seq_len) || s->opt_has != 0) return 0;
   if (s->rank_known && s->rank > 0 && s->dims == NULL) return 0;
   uint64_t count = 1; /* the known dims' product, saturated past MAX_ENUM */
   int counted = s->rank_known;

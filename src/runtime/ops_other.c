@@ -229,25 +229,39 @@ static int eval_string_split(an_ctx *c, const graph_node *n) {
 
 /* OptionalHasElement: a bool scalar. */
 static int eval_has_element(an_ctx *c, const graph_node *n) {
+  const slot_info *x = in(c, n, 0);
   slot_info *out = an_out(c, n, 0);
   out->type = ONNXSHAPE_TYPE_BOOL;
-  return an_set_rank(c, out, 0);
+  if (!an_set_rank(c, out, 0)) return 0;
+  if (x == NULL || x->kind != AN_OPTIONAL || x->opt_has == 0) return 1;
+  if (!an_set_vals(c, out, 1)) return 0;
+  out->vals[0] = an_num(x->opt_has == AN_OPT_FULL);
+  return 1;
 }
 
-/* OptionalGetElement: from version 18 a tensor input is passed through
- * (an optional or a sequence is never known to the analysis: its output
- * stays unknown); version 15 takes optionals only. */
+/* OptionalGetElement: an optional's element (ops_sequence.c); from version
+ * 18 a tensor input is passed through (a sequence, or anything else
+ * nothing is known of, leaves the output unknown); version 15 takes
+ * optionals only. */
 static int eval_get_element(an_ctx *c, const graph_node *n) {
   const slot_info *x = in(c, n, 0);
-  if (x == NULL || n->version < 18) return 1;
+  if (x == NULL || x->kind == AN_SEQUENCE) return 1;
+  if (x->kind == AN_OPTIONAL) return x->elem == NULL || an_copy(c, an_out(c, n, 0), x->elem);
+  if (n->version < 18) return 1;
   return an_copy(c, an_out(c, n, 0), x);
 }
 
-/* SequenceLength: an int64 scalar (the sequence's length, not known). */
+/* SequenceLength: an int64 scalar, the sequence's length when it is known
+ * (ops_sequence.c). */
 static int eval_sequence_length(an_ctx *c, const graph_node *n) {
+  const slot_info *x = in(c, n, 0);
   slot_info *out = an_out(c, n, 0);
   out->type = ONNXSHAPE_TYPE_INT64;
-  return an_set_rank(c, out, 0);
+  if (!an_set_rank(c, out, 0)) return 0;
+  if (x == NULL || x->kind != AN_SEQUENCE || !an_is_set(x->seq_len)) return 1;
+  if (!an_set_vals(c, out, 1)) return 0;
+  out->vals[0] = x->seq_len;
+  return 1;
 }
 
 /* ImageDecoder: uint8. An image decodes to [H, W, C], but a stream that

@@ -55,6 +55,16 @@ onnxshape_status an_eval(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   /* Outputs computed in part (an expression the budget did not afford is
    * not known): counted all the same. */
   if (c->out_of_work) count_stopped(c, n);
+  /* A sequence or an optional that a tensor operator copied from an input
+   * (a model giving it one is not valid) and then changed as a tensor:
+   * nothing known. */
+  for (size_t i = 0; st == ONNXSHAPE_OK && i < n->n_outputs; i++) {
+    slot_info *s = n->outputs[i] != NO_SLOT ? &c->slots[n->outputs[i]] : NULL;
+    if (s != NULL && s->kind != 0 &&
+        (s->type != 0 || s->rank_known || s->vals_known || s->value != NULL)) {
+      memset(s, 0, sizeof *s);
+    }
+  }
 #ifndef NDEBUG
   /* The lattice's invariants, in debug and sanitizer builds. */
   for (size_t i = 0; st == ONNXSHAPE_OK && i < n->n_outputs; i++) {

@@ -32,6 +32,16 @@ declared; the body returns them through Identities (Scan: every one; Loop:
 the condition, the carried values, then the first K carried values again as
 its scan outputs, K the node's outputs past the carried ones).
 
+Sequences and optionals: an input seq(A, B, ...) is a SequenceConstruct
+of the inputs A, B, ... (each in the forms above), seq() and seq<int64>()
+a SequenceEmpty (of float, of int64); opt(A) an Optional holding A,
+opt() an empty one. An output seq(E; L) is a sequence (listed as nothing
+known) whose SequenceAt (at a position not known) gives E and whose
+SequenceLength gives int64[]{L} (int64[] for L ?); opt(E; H): an optional
+whose OptionalGetElement gives E and OptionalHasElement bool[]{H} (bool[]
+for H ?). An If branch's value may be a seq(...) or opt(...) too, made
+inside the branch.
+
 Usage: cases.py ONNXSHAPE WORK_DIR [CASE_FILE...]"""
 import glob
 import json
@@ -137,45 +147,96 @@ def declared(name, typ, dims):
     return f_str(1, name) + f_bytes(2, f_bytes(1, t))
 
 
-def source(name, typ, dims, inputs, opaque, vinfo):
-    """A value of the case: a graph input, or, when a dim is ?, the
-    declared output of an operator of another domain (an undeclared dim of
-    a main-graph input is a fresh symbol, docs/analysis.md; a ? dim here is
-    one analysis does not know)."""
-    if dims is not None and "?" in dims:
+SEQ_RE = re.compile(r"^(seq|opt)(?:<([a-z0-9]+)>)?\((.*)\)$")
+
+
+def source(name, text, inputs, inits, opaque, vinfo):
+    """Makes the value `name` from an input's text: a graph input, an
+    initializer, an opaque output (also, declared, for a tensor with a ?
+    dim: an undeclared dim of a main-graph input is a fresh symbol,
+    docs/analysis.md, and a ? dim here is one analysis does not know), or
+    (seq, opt) the nodes building it, which are returned."""
+    m = SEQ_RE.match(text)
+    if m is not None:
+        kind, typ, inner = m.groups()
+        parts = split_top(inner)
+        made = []
+        for j, part in enumerate(parts):
+            made += source("%s_%d" % (name, j), part, inputs, inits, opaque, vinfo)
+        names = ["%s_%d" % (name, j) for j in range(len(parts))]
+        if kind == "opt":
+            attrs = [] if parts else [f_str(1, "type") + f_int(20, 13) + f_bytes(
+                14, f_bytes(1, f_int(1, TYPES[typ or "float"][0])))]
+            return made + [node("Optional", names, [name], attrs)]
+        if parts:
+            return made + [node("SequenceConstruct", names, [name])]
+        attrs = [attr("dtype", A_INT, TYPES[typ][0])] if typ else []
+        return [node("SequenceEmpty", [], [name], attrs)]
+    typ, dims, vals = parse_value(text)
+    if vals is not None:
+        inits.append(const_tensor(name, typ, dims, vals))
+    elif typ is None:
+        opaque.append(node("Opaque", ["anchor"], [name], domain="test.opaque"))
+    elif dims is not None and "?" in dims:
         opaque.append(node("Opaque", ["anchor"], [name], domain="test.opaque"))
         vinfo.append(declared(name, typ, dims))
     else:
         inputs.append(declared(name, typ, dims))
+    return []
+
+
+def readers(k, text):
+    """The nodes reading output k when the case expects a sequence or an
+    optional of it, with what each of their outputs must be."""
+    m = SEQ_RE.match(text)
+    if m is None:
+        return [], []
+    kind, _, inner = m.groups()
+    elem, _, extra = inner.partition(";")
+    extra = extra.strip()
+    o = "o%d" % k
+    if kind == "seq":
+        nodes = [node("SequenceAt", [o, "pos"], [o + "_at"]),
+                 node("SequenceLength", [o], [o + "_len"])]
+        want = [(o + "_at", elem.strip()),
+                (o + "_len", "int64[]" if extra == "?" else "int64[]{%s}" % extra)]
+    else:
+        nodes = [node("OptionalGetElement", [o], [o + "_at"]),
+                 node("OptionalHasElement", [o], [o + "_len"])]
+        want = [(o + "_at", elem.strip()),
+                (o + "_len", "bool[]" if extra == "?" else "bool[]{%s}" % extra)]
+    return nodes, want
 
 
 def build(case):
     op, version = case["op"], case["version"]
-    inputs, inits, names, opaque, vinfo = [], [], [], [], []
+    inputs, inits, names, opaque, made, vinfo = [], [], [], [], [], []
     for k, text in enumerate(case["inputs"]):
         if text == "_":
             names.append("")
             continue
         name = "i%d" % k
         names.append(name)
-        typ, dims, vals = parse_value(text)
-        if vals is not None:
-            inits.append(const_tensor(name, typ, dims, vals))
-        elif typ is None:
-            opaque.append(node("Opaque", ["anchor"], [name], domain="test.opaque"))
-        else:
-            source(name, typ, dims, inputs, opaque, vinfo)
+        made += source(name, text, inputs, inits, opaque, vinfo)
     outs = ["" if o == "_" else "o%d" % k for k, o in enumerate(case["outputs"])]
     attrs = [parse_attr(a) for a in case["attrs"]]
     if op == "If":
+        inside = [[], []]  # a branch's sequence or optional: made in the branch
         for k, text in enumerate(case["branches"]):
+            if SEQ_RE.match(text):
+                inside[k] = source("b%d" % k, text, inputs, inits, opaque, vinfo)
+                continue
             typ, dims, _ = parse_value(text)
-            source("b%d" % k, typ, dims, inputs, opaque, vinfo)
+            if dims is not None and "?" in dims:
+                opaque.append(node("Opaque", ["anchor"], ["b%d" % k], domain="test.opaque"))
+                vinfo.append(declared("b%d" % k, typ, dims))
+            else:
+                inputs.append(declared("b%d" % k, typ, dims))
         for k, branch in enumerate(("then_branch", "else_branch")):
-            g = graph([node("Identity", ["b%d" % k], ["r%d" % k])], [], [value_info("r%d" % k)],
-                      name=branch)
+            g = graph(inside[k] + [node("Identity", ["b%d" % k], ["r%d" % k])], [],
+                      [value_info("r%d" % k)], name=branch)
             attrs.append(attr(branch, A_GRAPH, g))
-    if op in ("Loop", "Scan") and case["branches"]:
+    if op in ("Loop", "Scan", "SequenceMap") and case["branches"]:
         body_ins = []
         for k, text in enumerate(case["branches"]):
             typ, dims, _ = parse_value(text)
@@ -185,6 +246,8 @@ def build(case):
         # carried values, then the first K carried values again as scan
         # outputs (K: the node's outputs past the carried ones).
         picks = list(range(len(body_ins)))
+        if op == "SequenceMap":  # each output the body input of its position
+            picks = list(range(len(case["outputs"])))
         if op == "Loop":
             carried = len(body_ins) - 2
             picks = [1] + list(range(2, 2 + carried)) + \
@@ -193,7 +256,12 @@ def build(case):
         g = graph(body_nodes, body_ins, [value_info("r%d" % k) for k in range(len(picks))],
                   name="body")
         attrs.append(attr("body", A_GRAPH, g))
-    nodes = opaque + [node(op, names, outs, attrs, name="n")]
+    after = []
+    for k, text in enumerate(case["outputs"]):
+        after += readers(k, text)[0]
+    if after:
+        inputs.append(value_info("pos", "int64", []))
+    nodes = opaque + made + [node(op, names, outs, attrs, name="n")] + after
     # The graph's output: a graph input (the node's outputs stay undeclared).
     anchor = "anchor"
     inputs.append(value_info(anchor, "float", [1]))
@@ -246,21 +314,26 @@ def check(tool, work, case, index):
     got = {}
     for line in r.stdout.splitlines():
         obj = json.loads(line)
-        if "name" in obj and obj.get("node") == "n":
+        if "name" in obj and obj.get("node") is not None:
             got[obj["name"]] = obj
+    wants = []
     for k, text in enumerate(case["outputs"]):
         if text in ("_", "*"):
             continue
+        extra = readers(k, text)[1]
+        wants += [("o%d" % k, "?" if extra else text)] + extra
+    for name, text in wants:
         typ, dims, vals = parse_value(text)
-        obj = got.get("o%d" % k)
+        obj = got.get(name)
+        k = name[1:]
         if obj is None:
-            return "output %d not reported" % k
+            return "output %s not reported" % k
         have_dims = None if obj["dims"] is None else [shown(d) for d in obj["dims"]]
         have_vals = None if "value" not in obj else [shown(v) for v in obj["value"]]
         want = (typ, dims, vals)
         have = (obj["type"], have_dims, have_vals)
         if want != have:
-            return "output %d: expected %s, got %s" % (k, describe(*want), describe(*have))
+            return "output %s: expected %s, got %s" % (k, describe(*want), describe(*have))
     return None
 
 

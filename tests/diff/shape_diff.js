@@ -202,11 +202,13 @@ function buildModels(c, spec, version, mode) {
   const inits = [];
   const feeds = {};
   const env = {};
-  const names = c.inputs.map((t, k) => (t === null ? '' : t.name || `x${k}`));
+  // c.names: the node's inputs when they are not c.inputs (values c.pre
+  // makes from them)
+  const names = c.names || c.inputs.map((t, k) => (t === null ? '' : t.name || `x${k}`));
   let anon = 0;
   c.inputs.forEach((t, k) => {
     if (t === null) return;
-    const name = names[k];
+    const name = t.name || (c.names ? `x${k}` : names[k]);
     const dims = t.dims.map(value);
     if (t.values !== undefined) {
       inits.push(E.tensor(name, TYPES[t.type], dims, rawBytes(t.type, t.values)));
@@ -228,10 +230,15 @@ function buildModels(c, spec, version, mode) {
   const outs = Array.from({ length: n }, (_, k) => (c.skipOutputs && c.skipOutputs.includes(k) ? '' : `y${k}`));
   const node = E.node(spec.op, names, outs, c.attrs || [], 'n');
   const opset = c.opset || version;
-  const forOrt = E.model([node], inputs, outs.filter((o) => o).map(E.valueInfoName), opset, 10, inits);
+  // c.pre: nodes making the node's inputs; c.post: { nodes, outputs }, the
+  // nodes reading its outputs (a sequence or an optional) into the tensors
+  // compared in their place
+  const nodes = [...(c.pre || []), node, ...(c.post ? c.post.nodes : [])];
+  const compared = c.post ? c.post.outputs : outs;
+  const forOrt = E.model(nodes, inputs, compared.filter((o) => o).map(E.valueInfoName), opset, 10, inits);
   const anchor = E.valueInfoShape('anchor', 1, [1]);
-  const forUs = E.model([node], [...inputs, anchor], [anchor], opset, 10, inits);
-  return { forOrt, forUs, feeds, env, outs };
+  const forUs = E.model(nodes, [...inputs, anchor], [anchor], opset, 10, inits);
+  return { forOrt, forUs, feeds, env, outs: compared };
 }
 
 // Every session is released: an unreleased one keeps its threads, which
@@ -268,7 +275,7 @@ function runOurs(m, file, mode) {
   for (const line of p.stdout.split('\n')) {
     if (!line.startsWith('{"name":')) continue;
     const r = JSON.parse(line.replace(/:(-?\d{16,})/g, ':"#$1"').replace(/([[,])(-?\d{16,})(?=[,\]])/g, '$1"#$2"'));
-    if (r.node === 'n') recs[r.name] = r;
+    if (r.node !== null && r.node !== undefined) recs[r.name] = r;
   }
   return { recs };
 }
