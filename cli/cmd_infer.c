@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* onnxshape infer [--json]: what can be known of every value without input
  * data, and a summary of the Shape, Reshape and Size outputs (docs/cli.md). */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,15 +48,43 @@ void cli_put_op(FILE *f, const onnxshape_value_info *v) {
   if (v->version > 0) fprintf(f, "-%d", v->version);
 }
 
+/* Whether the library's struct has the sequence and optional fields (a
+ * struct of an older library does not). */
+static int has_kind(const onnxshape_value_info *v) {
+  return v->size >= offsetof(onnxshape_value_info, holds) + sizeof v->holds;
+}
+
+/* v's type and dims ("float [N,3]", "? [...]"); a sequence's as
+ * "seq(ELEMENT), length L", an optional's as "optional(ELEMENT)" and
+ * ", holds an element" or ", empty" when that is known (ELEMENT "?" when
+ * nothing is known of it). */
+static void put_type_dims(const onnxshape_value_info *v) {
+  if (has_kind(v) && v->kind != ONNXSHAPE_KIND_TENSOR) {
+    fputs(v->kind == ONNXSHAPE_KIND_SEQUENCE ? "seq(" : "optional(", stdout);
+    if (v->element != NULL) put_type_dims(v->element);
+    else fputc('?', stdout);
+    fputc(')', stdout);
+    if (v->kind == ONNXSHAPE_KIND_SEQUENCE) {
+      fputs(", length ", stdout);
+      cli_put_elem(stdout, &v->length, 0);
+    } else if (v->holds >= 0) {
+      fputs(v->holds ? ", holds an element" : ", empty", stdout);
+    }
+    return;
+  }
+  printf("%s ", v->type != 0 ? onnxshape_type_name(v->type) : "?");
+  if (v->rank_known) cli_print_dims(stdout, v->rank, v->dims, v->params);
+  else fputs("[...]", stdout);
+}
+
 void cli_put_value(const onnxshape_value_info *v) {
   if (v->graph[0] != '\0') {
     cli_put_name(stdout, v->graph);
     fputs(": ", stdout);
   }
   cli_put_name(stdout, v->name);
-  printf(": %s ", v->type != 0 ? onnxshape_type_name(v->type) : "?");
-  if (v->rank_known) cli_print_dims(stdout, v->rank, v->dims, v->params);
-  else fputs("[...]", stdout);
+  fputs(": ", stdout);
+  put_type_dims(v);
   if (v->n_values > 0 && v->n_values <= 16) {
     fputs(" = ", stdout);
     cli_put_values(stdout, v);
@@ -63,12 +92,10 @@ void cli_put_value(const onnxshape_value_info *v) {
   if (v->op != NULL) put_producer(v);
 }
 
-void cli_put_value_json(const onnxshape_value_info *v) {
-  fputs("\"name\":", stdout);
-  cli_put_json_string(stdout, v->name, strlen(v->name));
-  fputs(",\"graph\":", stdout);
-  cli_put_json_string(stdout, v->graph, strlen(v->graph));
-  fputs(",\"type\":", stdout);
+/* "type":...,"dims":... of v, and for a sequence or an optional
+ * ,"kind":...,"element":{...} and its "length" or "holds". */
+static void put_type_dims_json(const onnxshape_value_info *v) {
+  fputs("\"type\":", stdout);
   if (v->type != 0) printf("\"%s\"", onnxshape_type_name(v->type));
   else fputs("null", stdout);
   fputs(",\"dims\":", stdout);
@@ -85,6 +112,33 @@ void cli_put_value_json(const onnxshape_value_info *v) {
     }
     fputc(']', stdout);
   }
+  if (!has_kind(v) || v->kind == ONNXSHAPE_KIND_TENSOR) return;
+  fputs(v->kind == ONNXSHAPE_KIND_SEQUENCE ? ",\"kind\":\"sequence\"" : ",\"kind\":\"optional\"",
+        stdout);
+  fputs(",\"element\":", stdout);
+  if (v->element != NULL) {
+    fputc('{', stdout);
+    put_type_dims_json(v->element);
+    fputc('}', stdout);
+  } else {
+    fputs("null", stdout);
+  }
+  if (v->kind == ONNXSHAPE_KIND_SEQUENCE) {
+    fputs(",\"length\":", stdout);
+    cli_put_elem(stdout, &v->length, 1);
+  } else {
+    fputs(v->holds < 0 ? ",\"holds\":null" : v->holds ? ",\"holds\":true" : ",\"holds\":false",
+          stdout);
+  }
+}
+
+void cli_put_value_json(const onnxshape_value_info *v) {
+  fputs("\"name\":", stdout);
+  cli_put_json_string(stdout, v->name, strlen(v->name));
+  fputs(",\"graph\":", stdout);
+  cli_put_json_string(stdout, v->graph, strlen(v->graph));
+  fputc(',', stdout);
+  put_type_dims_json(v);
   if (v->n_values > 0) {
     fputs(",\"value\":[", stdout);
     for (size_t k = 0; k < v->n_values; k++) {

@@ -378,7 +378,25 @@ typedef struct onnxshape_value_info {
   const size_t *inputs;      /**< n_inputs indices of values (onnxshape_inference_get()), in
                                   the node's input order; SIZE_MAX for an optional input left
                                   empty */
+  /* Appended after 0.2.0: sequences and optionals (docs/analysis.md). For
+   * these type is 0 and rank_known 0; what is known is below. */
+  int kind;                  /**< an ::onnxshape_value_kind */
+  const struct onnxshape_value_info *element; /**< a sequence: what every element is known to
+                                  be; an optional: its element; else NULL (also when nothing
+                                  is known of it). Only its type, rank_known, rank, dims,
+                                  params, kind, element, length and holds are set. */
+  onnxshape_elem length;     /**< a sequence's number of elements (known, a symbol or
+                                  expression in param, or neither) */
+  int holds;                 /**< an optional: 1 when it holds an element, 0 when empty, -1
+                                  when not known; else 0 */
 } onnxshape_value_info;
+
+/** What analysis knows a value is (onnxshape_value_info.kind). */
+typedef enum onnxshape_value_kind {
+  ONNXSHAPE_KIND_TENSOR = 0,   /**< a tensor, or nothing known (type 0, rank not known) */
+  ONNXSHAPE_KIND_SEQUENCE = 1, /**< a sequence of tensors */
+  ONNXSHAPE_KIND_OPTIONAL = 2  /**< an optional (of a tensor or a sequence) */
+} onnxshape_value_kind;
 
 /** Where what onnxshape_value_info knows of a value comes from. */
 typedef enum onnxshape_origin {

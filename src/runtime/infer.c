@@ -627,6 +627,11 @@ static const char *text_of(an_ctx *c, an_elem e) {
   return t;
 }
 
+/* An element or a length for the results: its number, or its text. */
+static onnxshape_elem public_elem(an_ctx *c, an_elem x) {
+  return (onnxshape_elem){x.known, x.known ? x.v : -1, x.known ? NULL : text_of(c, x)};
+}
+
 /* The values of node n's inputs (their indices among the results), one
  * array shared by its outputs. 1, or 0 when out of memory. */
 static int publish_inputs(onnxshape_inference *inf, const graph_node *n, const size_t *index_of) {
@@ -654,6 +659,50 @@ static int address_cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* What s knows into v: type, dims, elements, and a sequence's or an
+ * optional's kind, element (depth: how deep in elements v is; a sequence's
+ * element is a tensor and an optional's at most a sequence, so it stays
+ * below 3), length and state. 0 when out of memory. */
+static int publish_known(onnxshape_inference *inf, an_ctx *c, onnxshape_value_info *v,
+                         const slot_info *s, int depth) {
+  v->type = s->type;
+  v->rank_known = s->rank_known;
+  v->rank = s->rank;
+  if (s->vals_known && !an_all_unknown(s->vals, s->n_vals)) {
+    onnxshape_elem *e = onnxshape__arena_alloc(inf->arena, (s->n_vals + 1) * sizeof *e);
+    if (e == NULL) return 0;
+    for (size_t j = 0; j < s->n_vals; j++) e[j] = public_elem(c, s->vals[j]);
+    v->values = e;
+    v->n_values = s->n_vals;
+  }
+  if (s->rank_known) {
+    int64_t *dims = onnxshape__arena_alloc(inf->arena, (s->rank + 1) * sizeof(int64_t));
+    const char **params = onnxshape__arena_alloc(inf->arena, (s->rank + 1) * sizeof(char *));
+    if (dims == NULL || params == NULL) return 0;
+    for (size_t j = 0; j < s->rank; j++) {
+      dims[j] = s->dims[j].known ? s->dims[j].v : -1;
+      params[j] = s->dims[j].known ? NULL : text_of(c, s->dims[j]);
+    }
+    v->dims = dims;
+    v->params = (const char *const *)params;
+  }
+  v->kind = s->kind == AN_SEQUENCE   ? ONNXSHAPE_KIND_SEQUENCE
+            : s->kind == AN_OPTIONAL ? ONNXSHAPE_KIND_OPTIONAL
+                                     : ONNXSHAPE_KIND_TENSOR;
+  v->length = public_elem(c, s->kind == AN_SEQUENCE ? s->seq_len : an_unknown());
+  v->holds = s->kind != AN_OPTIONAL ? 0 : s->opt_has == AN_OPT_FULL ? 1
+             : s->opt_has == AN_OPT_EMPTY ? 0 : -1;
+  if (s->kind == 0 || s->elem == NULL || depth >= 3) return 1;
+  onnxshape_value_info *e = onnxshape__arena_alloc(inf->arena, sizeof *e);
+  if (e == NULL) return 0;
+  memset(e, 0, sizeof *e);
+  e->size = sizeof *e;
+  e->name = v->name;
+  e->graph = v->graph;
+  v->element = e;
+  return publish_known(inf, c, e, s->elem, depth + 1);
+}
+
 static int publish(onnxshape_inference *inf, const onnxshape_model *m, an_ctx *c) {
   inf->n = m->n_slots;
   /* Where each slot's value is among the results, for the nodes' inputs
@@ -676,9 +725,6 @@ static int publish(onnxshape_inference *inf, const onnxshape_model *m, an_ctx *c
       v->size = sizeof *v;
       v->name = vs->name;
       v->graph = g->path;
-      v->type = s->type;
-      v->rank_known = s->rank_known;
-      v->rank = s->rank;
       v->value = s->value;
       v->origin = inf->origin[vs->id];
       v->declaration_used = inf->decl_used[vs->id];
@@ -688,26 +734,7 @@ static int publish(onnxshape_inference *inf, const onnxshape_model *m, an_ctx *c
         v->domain = vs->producer->domain;
         v->version = vs->producer->version;
       }
-      if (s->vals_known && !an_all_unknown(s->vals, s->n_vals)) {
-        onnxshape_elem *e = onnxshape__arena_alloc(inf->arena, (s->n_vals + 1) * sizeof *e);
-        if (e == NULL) return 0;
-        for (size_t j = 0; j < s->n_vals; j++) {
-          an_elem x = s->vals[j];
-          e[j] = (onnxshape_elem){x.known, x.known ? x.v : -1, x.known ? NULL : text_of(c, x)};
-        }
-        v->values = e;
-        v->n_values = s->n_vals;
-      }
-      if (!s->rank_known) continue;
-      int64_t *dims = onnxshape__arena_alloc(inf->arena, (s->rank + 1) * sizeof(int64_t));
-      const char **params = onnxshape__arena_alloc(inf->arena, (s->rank + 1) * sizeof(char *));
-      if (dims == NULL || params == NULL) return 0;
-      for (size_t j = 0; j < s->rank; j++) {
-        dims[j] = s->dims[j].known ? s->dims[j].v : -1;
-        params[j] = s->dims[j].known ? NULL : text_of(c, s->dims[j]);
-      }
-      v->dims = dims;
-      v->params = (const char *const *)params;
+      if (!publish_known(inf, c, v, s, 0)) return 0;
     }
   }
   inf->n = at;

@@ -80,9 +80,11 @@ static int eval_sequence_construct(an_ctx *c, const graph_node *n) {
   for (size_t k = 0; k < n->n_inputs; k++) {
     const slot_info *x = in(c, n, k);
     if (x == NULL || x->kind != 0) return 1;
-    int ok;
-    e = k == 0 ? elem_of(c, x, &ok) : elem_join(c, e, elem_of(c, x, &ok), &ok);
-    if (!ok) return 0;
+    int ok, joined = 1;
+    const slot_info *xe = elem_of(c, x, &ok);
+    if (ok && k > 0) xe = elem_join(c, e, xe, &joined);
+    if (!ok || !joined) return 0;
+    e = xe;
     if (k > 0 && e == NULL) break; /* nothing in common */
   }
   set_sequence(an_out(c, n, 0), e, an_num((int64_t)n->n_inputs));
@@ -167,7 +169,13 @@ static int eval_split_to_sequence(an_ctx *c, const graph_node *n) {
     return 1;
   }
   an_elem len = an_unknown(), part = an_unknown();
+  /* keepdims is ignored when split is given (the specification), but
+   * onnxruntime keeps the axis only for a 1-D split with elements: with
+   * keepdims 0 and a scalar split, or a 1-D split that may be empty, it
+   * drops the axis. There the rank is left unknown (neither is claimed). */
   int keep = an_attr_int(n, "keepdims", 1) != 0 || sp != NULL;
+  int rank_sure = an_attr_int(n, "keepdims", 1) != 0 || sp == NULL ||
+                  (sp->rank_known && sp->rank == 1 && sp->dims[0].known && sp->dims[0].v >= 1);
   int64_t ax = -1;
   if (x->rank_known) {
     ax = an_norm_axis(an_attr_int(n, "axis", 0), x->rank, 1);
@@ -195,12 +203,11 @@ static int eval_split_to_sequence(an_ctx *c, const graph_node *n) {
       if (part.known && part.v < 0) return 1;
     }
   }
-  int ok = 1;
   slot_info *e = an_alloc(c, 1, sizeof *e);
   if (e == NULL) return 0;
   memset(e, 0, sizeof *e);
   e->type = x->type;
-  if (ax >= 0) {
+  if (ax >= 0 && rank_sure) {
     if (!an_set_rank(c, e, x->rank - (keep ? 0 : 1))) return 0;
     for (size_t i = 0, j = 0; i < x->rank; i++) {
       if ((int64_t)i == ax && !keep) continue;
@@ -208,7 +215,7 @@ static int eval_split_to_sequence(an_ctx *c, const graph_node *n) {
     }
   }
   set_sequence(an_out(c, n, 0), e->type != 0 || e->rank_known ? e : NULL, len);
-  return ok;
+  return 1;
 }
 
 /* ConcatFromSequence: the elements joined along `axis` (new_axis 1:

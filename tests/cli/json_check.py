@@ -10,7 +10,11 @@ import json
 import sys
 
 INFER = {"name": str, "graph": str, "type": (str, type(None)), "dims": (list, type(None)),
-         "value": list, "node": str, "domain": str, "op": str, "version": int}
+         "value": list, "node": str, "domain": str, "op": str, "version": int,
+         "kind": str, "element": (dict, type(None)), "length": (int, str, type(None)),
+         "holds": (bool, type(None))}
+# A sequence's or an optional's element: type and dims, and its own kind.
+ELEMENT_KEYS = {"type", "dims", "kind", "element", "length", "holds"}
 INFER_REQUIRED = {"name", "graph", "type", "dims"}
 CHECK = {"model": str, "rule": str, "severity": str, "graph": str, "node": str, "domain": str,
          "op": str, "version": int, "node_index": int, "message": str}
@@ -74,6 +78,35 @@ def check_mismatch(m, where):
             fail(f"{where}: got_bits and expected_bits come together")
         if not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in e["index"]):
             fail(f"{where}: bad index {e['index']!r}")
+
+
+def check_value(obj, n):
+    """An infer object's dims, and a sequence's or an optional's fields
+    (docs/cli.md, "JSON output"), down through its elements."""
+    if obj["dims"] is not None:
+        for d in obj["dims"]:
+            if not (d is None or isinstance(d, str) or (isinstance(d, int) and d >= 0)):
+                fail(f"line {n}: bad dim {d!r}")
+    k = obj.get("kind")
+    extra = {"length"} if k == "sequence" else {"holds"} if k == "optional" else set()
+    if k is None:
+        if ("element" in obj or "length" in obj or "holds" in obj):
+            fail(f"line {n}: element, length and holds go with a kind")
+        return
+    if k not in ("sequence", "optional"):
+        fail(f"line {n}: kind {k!r}")
+    if obj["type"] is not None or obj["dims"] is not None:
+        fail(f"line {n}: a {k} has no type or dims of its own")
+    missing = ({"element"} | extra) - obj.keys()
+    if missing or ({"length", "holds"} - extra) & obj.keys():
+        fail(f"line {n}: a {k} has element and {' '.join(sorted(extra))}")
+    if isinstance(obj.get("length"), int) and obj["length"] < 0:
+        fail(f"line {n}: length {obj['length']}")
+    e = obj["element"]
+    if e is not None:
+        check_fields(e, {key: INFER[key] for key in ELEMENT_KEYS}, {"type", "dims"},
+                     f"line {n} element")
+        check_value(e, n)
 
 
 def check_why(obj, n):
@@ -146,10 +179,8 @@ def main():
             fail(f"line {n}: bad severity {obj['severity']!r}")
         if kind in NODE_KEYS and len(NODE_KEYS[kind] & obj.keys()) not in (0, len(NODE_KEYS[kind])):
             fail(f"line {n}: {', '.join(sorted(NODE_KEYS[kind]))} come together")
-        if kind == "infer" and obj["dims"] is not None:
-            for d in obj["dims"]:
-                if not (d is None or isinstance(d, str) or (isinstance(d, int) and d >= 0)):
-                    fail(f"line {n}: bad dim {d!r}")
+        if kind == "infer":
+            check_value(obj, n)
         if kind == "why":
             check_why(obj, n)
         if kind == "test" and obj["result"] not in ("pass", "fail", "skip"):

@@ -478,6 +478,21 @@ write("undeclared.onnx", model(
     [value_info("xs", "int64"), value_info("xf", "float"), value_info("ws", "int64")],
     initializers=[i64("flat", [-1])], opset=14))
 
+# Sequences and optionals: what analysis knows of them is listed (the
+# element, a sequence's length, whether an optional holds an element).
+write("sequences.onnx", model(
+    [node("SequenceConstruct", ["x", "x"], ["s"], name="construct"),
+     node("SequenceLength", ["s"], ["n"], name="length"),
+     node("SequenceAt", ["s", "zero"], ["at"], name="at"),
+     node("SplitToSequence", ["x"], ["parts"], [attr("axis", A_INT, 1)], name="split"),
+     node("SequenceInsert", ["parts", "x"], ["more"], name="insert"),
+     node("SequenceEmpty", [], ["none"], [attr("dtype", A_INT, 7)], name="empty"),
+     node("Optional", ["parts"], ["opt"], name="optional"),
+     node("OptionalHasElement", ["opt"], ["has"], name="has")],
+    [value_info("x", "float", ["N", 3])],
+    [value_info("n", "int64"), value_info("at", "float"), value_info("has", "bool")],
+    initializers=[i64("zero", [0], [])], opset=18))
+
 # A chain of 20 Identity nodes from x [N] (past the 16 levels --why indents),
 # and a Split whose two outputs a Concat takes (the second output's node
 # was explained with the first).
