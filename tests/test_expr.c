@@ -655,7 +655,39 @@ static void test_invariants(void) {
   seq.elem = NULL;
   seq.type = 7;
   CHECK(!an_slot_sound(&seq));
+  seq.type = 0;
+  seq.rank_known = 1; /* a rank, elements or a value of its own */
+  CHECK(!an_slot_sound(&seq));
+  seq.rank_known = 0;
+  seq.vals_known = 1;
+  CHECK(!an_slot_sound(&seq));
+  seq.vals_known = 0;
+  onnxshape_tensor t = {7, 0, NULL, NULL, 0};
+  seq.value = &t;
+  CHECK(!an_slot_sound(&seq));
+  seq.value = NULL;
+  CHECK(an_slot_sound(&seq));
   scalar.seq_len = an_num(1);
+  CHECK(!an_slot_sound(&scalar));
+  scalar.seq_len = an_unknown();
+  scalar.elem = &scalar;
+  CHECK(!an_slot_sound(&scalar));
+  scalar.elem = NULL;
+  scalar.opt_has = AN_OPT_FULL;
+  CHECK(!an_slot_sound(&scalar));
+  scalar.opt_has = 0;
+  CHECK(an_slot_sound(&scalar));
+  /* a tensor: dims for its rank, at most MAX_ENUM elements, each sound */
+  slot_info nodims = {7, 1, 2, NULL, 0, 0, NULL, NULL, 0, NULL, {0, 0, NULL}, 0};
+  CHECK(!an_slot_sound(&nodims));
+  scalar.n_vals = MAX_ENUM + 1;
+  CHECK(!an_slot_sound(&scalar));
+  scalar.n_vals = 1;
+  scalar.vals = NULL;
+  CHECK(!an_slot_sound(&scalar));
+  an_elem odd = sum;
+  odd.e = &bad; /* terms out of order */
+  scalar.vals = &odd;
   CHECK(!an_slot_sound(&scalar));
 }
 
