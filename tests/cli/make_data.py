@@ -493,6 +493,34 @@ write("sequences.onnx", model(
     [value_info("n", "int64"), value_info("at", "float"), value_info("has", "bool")],
     initializers=[i64("zero", [0], [])], opset=18))
 
+# Integer operators on values that are expressions: on uint64 (a Cast of
+# dims, certain >= 0) only what does not depend on the value (x + 0, 0 + x,
+# x - 0, x * 1, 1 * x, x / 1, min(x, x), x - x); on int64 the comparisons
+# of a value with itself, Neg, Abs (of dims, >= 0) and Clip to a constant.
+def u64(name, values):
+    return tensor(name, "uint64", [], raw=struct.pack("<Q", *values))
+
+
+write("int_exprs.onnx", model(
+    [node("Shape", ["x"], ["s"], name="s"),
+     node("Cast", ["s"], ["u"], [attr("to", A_INT, 13)], name="u"),
+     node("Add", ["u", "z"], ["u_add0"], name="add0"),
+     node("Add", ["z", "u"], ["u_0add"], name="0add"),
+     node("Sub", ["u", "z"], ["u_sub0"], name="sub0"),
+     node("Mul", ["u", "o"], ["u_mul1"], name="mul1"),
+     node("Mul", ["o", "u"], ["u_1mul"], name="1mul"),
+     node("Div", ["u", "o"], ["u_div1"], name="div1"),
+     node("Min", ["u", "u"], ["u_min"], name="min"),
+     node("Sub", ["u", "u"], ["u_subself"], name="subself"),
+     node("Mul", ["u", "u"], ["u_square"], name="square"),
+     node("GreaterOrEqual", ["s", "s"], ["ge"], name="ge"),
+     node("Greater", ["s", "s"], ["gt"], name="gt"),
+     node("Neg", ["s"], ["neg"], name="neg"),
+     node("Abs", ["s"], ["abs"], name="abs"),
+     node("Clip", ["s", "", "five"], ["clip"], name="clip")],
+    [value_info("x", "float", ["N", "S"])], [value_info("clip", "int64")],
+    initializers=[u64("z", [0]), u64("o", [1]), i64("five", [5], [])], opset=14))
+
 # A chain of 20 Identity nodes from x [N] (past the 16 levels --why indents),
 # and a Split whose two outputs a Concat takes (the second output's node
 # was explained with the first).
