@@ -8,6 +8,7 @@
 #include "load.h"
 #include "pbfast.h"
 #include "tensor.h"
+#include "wire.h"
 
 /* The size of an open-addressing index for n entries (a power of two, at
  * least 8 and at least twice n), or 0 when it would not fit; the size - 1
@@ -67,6 +68,38 @@ static const char *other_kind(Onnx__TypeProto__ValueCase c) {
   }
 }
 
+/* d's element type and shape from tt (NULL: neither); *bad the index of
+ * a dim_value below 0, else SIZE_MAX. 0 when out of memory. */
+static int tensor_decl(onnxshape_model *m, const Onnx__TypeProto__Tensor *tt, value_decl *d,
+                       size_t *bad) {
+  *bad = SIZE_MAX;
+  if (tt == NULL) return 1;
+  d->has_type = tt->has_elem_type && onnxshape_type_get(tt->elem_type) != NULL;
+  d->elem_type = d->has_type ? tt->elem_type : 0;
+  if (tt->shape == NULL) return 1;
+  d->has_shape = 1;
+  d->rank = tt->shape->n_dim;
+  if (d->rank > 0) {
+    d->dims = model_alloc(m, d->rank, sizeof *d->dims);
+    if (d->dims == NULL) return 0;
+  }
+  for (size_t i = 0; i < d->rank; i++) {
+    const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[i];
+    d->dims[i].value = -1;
+    if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+      if (dim->dim_value < 0) {
+        *bad = i;
+        return 1;
+      }
+      d->dims[i].value = dim->dim_value;
+    } else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+               dim->dim_param != NULL && dim->dim_param[0] != '\0') {
+      d->dims[i].param = dim->dim_param;
+    }
+  }
+  return 1;
+}
+
 /* A declaration of a value. The main graph's inputs and outputs must have a
  * type, and a tensor one a known element type; a sequence, map, optional or
  * sparse tensor is loaded as such (not_tensor: analysis knows nothing of
@@ -97,30 +130,76 @@ static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto
   } else if (!tt->has_elem_type || onnxshape_type_get(tt->elem_type) == NULL) {
     return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "graph {} '{}' has {} element type {}", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name), ARG_NAME(tt->has_elem_type ? "unknown" : "no"), ARG_INT(tt->elem_type)));
   }
-  d->has_type = tt->has_elem_type && onnxshape_type_get(tt->elem_type) != NULL;
-  d->elem_type = d->has_type ? tt->elem_type : 0;
-  if (tt->shape != NULL) {
-    d->has_shape = 1;
-    d->rank = tt->shape->n_dim;
-    if (d->rank > 0) {
-      d->dims = model_alloc(m, d->rank, sizeof *d->dims);
-      if (d->dims == NULL) return out_of_memory(m, diag);
-    }
-    for (size_t i = 0; i < d->rank; i++) {
-      const Onnx__TensorShapeProto__Dimension *dim = tt->shape->dim[i];
-      d->dims[i].value = -1;
-      if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
-        if (dim->dim_value < 0) {
-          return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "graph {} '{}' declares dim {} = {}", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name), ARG_UINT(i), ARG_INT(dim->dim_value)));
-        }
-        d->dims[i].value = dim->dim_value;
-      } else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
-                 dim->dim_param != NULL && dim->dim_param[0] != '\0') {
-        d->dims[i].param = dim->dim_param;
-      }
-    }
+  size_t bad;
+  if (!tensor_decl(m, tt, d, &bad)) return out_of_memory(m, diag);
+  if (bad != SIZE_MAX) {
+    return onnxshape__error(diag, ONNXSHAPE_ERR_INVALID_MODEL, "graph {} '{}' declares dim {} = {}", ONNXSHAPE__ARGS(ARG_STR(what), ARG_NAME(d->name), ARG_UINT(bad), ARG_INT(tt->shape->dim[bad]->dim_value)));
   }
   return ONNXSHAPE_OK;
+}
+
+/* The bytes of field 1 (elem_type) of a TypeProto.Sequence or
+ * TypeProto.Optional in b: 1 when found, 0 when there is none, -1 when b
+ * is malformed or has the field more than once (protobuf would merge
+ * them; no writer does). */
+static int wrapped_type(const ProtobufCBinaryData *b, ProtobufCBinaryData *inner) {
+  const uint8_t *p = b->data, *end = b->data + b->len;
+  int found = 0;
+  while (p < end) {
+    wire_field f;
+    if (!wire_field_read(&p, end, &f)) return -1;
+    if (f.number != 1) continue;
+    if (f.wire != WIRE_LEN || found) return -1;
+    inner->data = (uint8_t *)(uintptr_t)f.at;
+    inner->len = (size_t)f.v;
+    found = 1;
+  }
+  return found;
+}
+
+/* Attribute a of node n, a TYPE_PROTO in b, as an attr_type_info chain
+ * (TYPE_ATTR_DEPTH links at most). A type that does not decode, or a dim
+ * below 0, is an error, as in a declaration. */
+static onnxshape_status load_type_attr(onnxshape_model *m, graph_node *n, node_attr *a,
+                                       const ProtobufCBinaryData *b, onnxshape_diag *diag) {
+  attr_type_info **link = (attr_type_info **)&a->tp;
+  ProtobufCBinaryData bytes = *b;
+  for (unsigned depth = 0; depth < TYPE_ATTR_DEPTH; depth++) {
+    ProtobufCMessage *msg;
+    onnxshape_status st = onnxshape__decode_held(m, &onnx__type_proto__descriptor, &bytes, &msg,
+                                                 diag);
+    if (st == ONNXSHAPE_ERR_MALFORMED) {
+      return NFAIL(n, st, "attribute '{}' is not a valid TypeProto", ONNXSHAPE__ARGS(ARG_NAME(a->name)));
+    }
+    if (st != ONNXSHAPE_OK) return st;
+    const Onnx__TypeProto *tp = (const Onnx__TypeProto *)msg;
+    attr_type_info *t = model_alloc(m, 1, sizeof *t);
+    if (t == NULL) return out_of_memory(m, diag);
+    *link = t;
+    t->decl.name = a->name;
+    if (tp->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE) {
+      size_t bad;
+      t->kind = TP_TENSOR;
+      if (!tensor_decl(m, tp->tensor_type, &t->decl, &bad)) return out_of_memory(m, diag);
+      if (bad != SIZE_MAX) {
+        return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '{}' declares dim {} = {}", ONNXSHAPE__ARGS(ARG_NAME(a->name), ARG_UINT(bad), ARG_INT(tp->tensor_type->shape->dim[bad]->dim_value)));
+      }
+      return ONNXSHAPE_OK;
+    }
+    const ProtobufCBinaryData *wrapper =
+        tp->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE   ? &tp->sequence_type
+        : tp->value_case == ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE ? &tp->optional_type
+                                                                  : NULL;
+    if (wrapper == NULL) return ONNXSHAPE_OK; /* a map, a sparse tensor, nothing: TP_OTHER */
+    t->kind = tp->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE ? TP_SEQUENCE : TP_OPTIONAL;
+    int found = wrapped_type(wrapper, &bytes);
+    if (found < 0) {
+      return NFAIL(n, ONNXSHAPE_ERR_MALFORMED, "attribute '{}' is not a valid TypeProto", ONNXSHAPE__ARGS(ARG_NAME(a->name)));
+    }
+    if (found == 0) return ONNXSHAPE_OK; /* no element type: not known */
+    link = (attr_type_info **)&t->elem;
+  }
+  return ONNXSHAPE_OK; /* deeper than analysis follows: the last link's element not known */
 }
 
 /* A new value named `name` in g; *local is its index in g->slots. A name
@@ -496,6 +575,9 @@ static onnxshape_status load_other_attrs(onnxshape_model *m, model_graph *g, gra
     if (call) continue; /* a call's graphs load where its body's references take them */
     const model_graph *scope = scopes != NULL && scopes[i] != NULL ? scopes[i] : g;
     onnxshape_status st = ONNXSHAPE_OK;
+    if (a->type == ATTR_TYPE_PROTO && ap->has_tp && n->op == OP_OPTIONAL) {
+      st = load_type_attr(m, n, a, &ap->tp, diag);
+    }
     if (ap->has_g) st = load_subgraph(m, g, scope, n, a->name, &ap->g, 0, 0, diag);
     for (size_t k = 0; k < ap->n_graphs && st == ONNXSHAPE_OK; k++) {
       st = load_subgraph(m, g, scope, n, a->name, &ap->graphs[k], 1, k, diag);

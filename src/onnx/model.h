@@ -65,6 +65,19 @@ typedef struct value_decl {
   decl_dim *dims;
 } value_decl;
 
+/* A TYPE_PROTO attribute's type (Optional's `type`), as far as analysis
+ * follows it: a tensor (decl: its element type and shape, as a
+ * declaration says them), a sequence or an optional of the type `elem`,
+ * or TP_OTHER (a map, a sparse tensor, no type set, or nesting past
+ * TYPE_ATTR_DEPTH). */
+typedef struct attr_type_info {
+  int kind; /* TP_TENSOR, TP_SEQUENCE, TP_OPTIONAL or TP_OTHER */
+  value_decl decl;
+  const struct attr_type_info *elem;
+} attr_type_info;
+enum { TP_OTHER = 0, TP_TENSOR = 1, TP_SEQUENCE = 2, TP_OPTIONAL = 3 };
+#define TYPE_ATTR_DEPTH 4u
+
 typedef struct node_attr {
   const char *name;
   int type;
@@ -79,6 +92,8 @@ typedef struct node_attr {
                                 them (Constant's value_strings); else NULL */
   size_t n_strings;          /* a STRINGS attribute's count, for every operator */
   onnxshape_owned_tensor *t;
+  const attr_type_info *tp; /* a TYPE_PROTO attribute's type, loaded for the operators that are
+                          not kernels (Optional); else NULL */
 } node_attr;
 
 typedef struct model_graph model_graph;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The protobuf wire format, read the way protobuf-c reads it: the one field
  * reader of the fast decoder (pbfast.c), the raw_data locator of the
- * in-place tensor reader (tensor.c) and the sparse-tensor scan (model.c). */
+ * in-place tensor reader (tensor.c), the sparse-tensor scan (model.c) and
+ * the element type of a sequence or optional type attribute (graph.c). */
 #ifndef ONNXSHAPE_WIRE_H
 #define ONNXSHAPE_WIRE_H
 

@@ -34,6 +34,16 @@ int onnxshape__each_symbol(const onnxshape_model *m, int (*visit)(void *ctx, con
         }
       }
     }
+    for (size_t i = 0; i < g->n_nodes; i++) { /* type attributes (Optional's) */
+      for (size_t t_at = 0; t_at < g->nodes[i].n_attrs; t_at++) {
+        for (const attr_type_info *t = g->nodes[i].attrs[t_at].tp; t != NULL; t = t->elem) {
+          for (size_t j = 0; t->decl.has_shape && j < t->decl.rank; j++) {
+            int r = t->decl.dims[j].param != NULL ? visit(ctx, t->decl.dims[j].param) : 0;
+            if (r != 0) return r;
+          }
+        }
+      }
+    }
     for (size_t i = 0; i < g->n_slots; i++) {
       const value_decl *d = g->slots[i].kind == SLOT_SPARSE ? g->slots[i].decl : NULL;
       for (size_t j = 0; d != NULL && j < d->rank; j++) {

@@ -254,7 +254,45 @@ static int eval_concat_from_sequence(an_ctx *c, const graph_node *n) {
   return 1;
 }
 
-/* Optional: holds its input (a tensor or a sequence), or is empty. */
+/* A tensor as a type attribute declares it (t: TP_TENSOR), a dim_param
+ * the model's symbol of that name; NULL when it declares nothing. *ok 0
+ * when out of budget or memory. */
+static const slot_info *declared_tensor(an_ctx *c, const attr_type_info *t, int *ok) {
+  *ok = 1;
+  const value_decl *d = &t->decl;
+  if (d->elem_type == 0 && !d->has_shape) return NULL;
+  slot_info *e = an_alloc(c, 1, sizeof *e);
+  if (e == NULL) return *ok = 0, NULL;
+  memset(e, 0, sizeof *e);
+  e->type = d->elem_type;
+  if (d->has_shape) {
+    if (!an_set_rank(c, e, d->rank)) return *ok = 0, NULL;
+    for (size_t i = 0; i < d->rank; i++) {
+      e->dims[i] = d->dims[i].value >= 0    ? an_num(d->dims[i].value)
+                   : d->dims[i].param != NULL ? an_sym(c, d->dims[i].param)
+                                              : an_unknown();
+    }
+  }
+  return e;
+}
+
+/* The element an Optional's `type` attribute declares: a tensor or a
+ * sequence of tensors (the types Optional takes); NULL for anything else or
+ * nothing known. *ok as above. */
+static const slot_info *declared_element(an_ctx *c, const attr_type_info *t, int *ok) {
+  *ok = 1;
+  if (t == NULL) return NULL;
+  if (t->kind == TP_TENSOR) return declared_tensor(c, t, ok);
+  if (t->kind != TP_SEQUENCE || t->elem == NULL || t->elem->kind != TP_TENSOR) return NULL;
+  const slot_info *e = declared_tensor(c, t->elem, ok);
+  slot_info *s = *ok ? an_alloc(c, 1, sizeof *s) : NULL;
+  if (s == NULL) return *ok = 0, NULL;
+  set_sequence(s, e, an_unknown());
+  return s;
+}
+
+/* Optional: holds its input (a tensor or a sequence), or is empty, of the
+ * element its `type` attribute declares. */
 static int eval_optional(an_ctx *c, const graph_node *n) {
   const slot_info *x = in(c, n, 0);
   slot_info *out = an_out(c, n, 0);
@@ -264,6 +302,11 @@ static int eval_optional(an_ctx *c, const graph_node *n) {
     slot_info *copy = an_alloc(c, 1, sizeof *copy);
     if (copy == NULL || !an_copy(c, copy, x)) return 0;
     e = copy;
+  } else if (x == NULL) {
+    const node_attr *a = an_attr(n, "type");
+    int ok;
+    e = declared_element(c, a != NULL ? a->tp : NULL, &ok);
+    if (!ok) return 0;
   }
   memset(out, 0, sizeof *out);
   out->kind = AN_OPTIONAL;

@@ -40,7 +40,8 @@ known) whose SequenceAt (at a position not known) gives E and whose
 SequenceLength gives int64[]{L} (int64[] for L ?); opt(E; H): an optional
 whose OptionalGetElement gives E and OptionalHasElement bool[]{H} (bool[]
 for H ?). An If branch's value may be a seq(...) or opt(...) too, made
-inside the branch.
+inside the branch. A TYPE_PROTO attribute (Optional's type) is written
+tensor(T[dims]), tensor(T), tensor(), seq(X), opt(X), map or raw(HEX).
 
 Usage: cases.py ONNXSHAPE WORK_DIR [CASE_FILE...]"""
 import glob
@@ -114,8 +115,33 @@ def const_tensor(name, typ, dims, vals):
     return tensor(name, typ, dims, raw=struct.pack("<%d%s" % (len(nums), PACK[typ]), *nums))
 
 
+TYPE_RE = re.compile(r"^(tensor|seq|opt)\((.*)\)$")
+
+
+def type_proto(text):
+    """A TypeProto: tensor(T[dims]), tensor(T), tensor(), seq(X), opt(X),
+    map (of int64 keys, no value type) or raw(HEX), bytes as they are."""
+    if text.startswith("raw("):
+        return bytes.fromhex(text[4:-1])
+    if text == "map":
+        return f_bytes(5, f_int(1, TYPES["int64"][0]))
+    m = TYPE_RE.match(text)
+    if m is None:
+        raise ValueError("cannot read type %r" % text)
+    kind, inner = m.groups()
+    if kind != "tensor":
+        return f_bytes(4 if kind == "seq" else 9, f_bytes(1, type_proto(inner)))
+    if not inner:
+        return f_bytes(1, b"")
+    typ, dims, _ = parse_value(inner)
+    t = f_int(1, TYPES[typ][0]) if typ else b""
+    return f_bytes(1, t + (b"" if dims is None else f_bytes(2, shape_proto(dims))))
+
+
 def parse_attr(text):
     name, _, value = text.partition("=")
+    if value.startswith(("tensor(", "seq(", "opt(", "map", "raw(")):
+        return f_str(1, name) + f_int(20, 13) + f_bytes(14, type_proto(value))
     if value.startswith('"'):
         return attr(name, A_STRING, value[1:-1].encode())
     if value.startswith("["):
@@ -139,12 +165,17 @@ def declared(name, typ, dims):
         return value_info(name)
     if dims is None:
         return value_info(name, typ)
+    t = f_int(1, TYPES[typ][0]) + f_bytes(2, shape_proto(dims))
+    return f_str(1, name) + f_bytes(2, f_bytes(1, t))
+
+
+def shape_proto(dims):
+    """A TensorShapeProto; a ? dim has neither dim_value nor dim_param."""
     shape = b""
     for d in dims:
         dim = b"" if d == "?" else f_int(1, int(d)) if re.match(r"^-?\d+$", d) else f_str(2, d)
         shape += f_bytes(1, dim)
-    t = f_int(1, TYPES[typ][0]) + f_bytes(2, shape)
-    return f_str(1, name) + f_bytes(2, f_bytes(1, t))
+    return shape
 
 
 SEQ_RE = re.compile(r"^(seq|opt)(?:<([a-z0-9]+)>)?\((.*)\)$")
