@@ -83,12 +83,23 @@ class Elem(ctypes.Structure):
 
 
 class ValueInfo(ctypes.Structure):
-    _fields_ = [("size", ctypes.c_size_t), ("name", ctypes.c_char_p), ("type", ctypes.c_int32),
-                ("rank_known", ctypes.c_int), ("rank", ctypes.c_size_t), ("dims", c_int64_p),
-                ("params", c_char_p_p), ("value", ctypes.POINTER(Tensor)),
-                ("node", ctypes.c_char_p), ("op", ctypes.c_char_p), ("version", ctypes.c_int),
-                ("graph", ctypes.c_char_p), ("domain", ctypes.c_char_p),
-                ("n_values", ctypes.c_size_t), ("values", ctypes.POINTER(Elem))]
+    pass
+
+
+# Appended members (origin onwards) are read only when `size` covers them.
+ValueInfo._fields_ = [
+    ("size", ctypes.c_size_t), ("name", ctypes.c_char_p), ("type", ctypes.c_int32),
+    ("rank_known", ctypes.c_int), ("rank", ctypes.c_size_t), ("dims", c_int64_p),
+    ("params", c_char_p_p), ("value", ctypes.POINTER(Tensor)),
+    ("node", ctypes.c_char_p), ("op", ctypes.c_char_p), ("version", ctypes.c_int),
+    ("graph", ctypes.c_char_p), ("domain", ctypes.c_char_p),
+    ("n_values", ctypes.c_size_t), ("values", ctypes.POINTER(Elem)),
+    ("origin", ctypes.c_int), ("declaration_used", ctypes.c_int),
+    ("n_inputs", ctypes.c_size_t), ("inputs", ctypes.POINTER(ctypes.c_size_t)),
+    ("kind", ctypes.c_int), ("element", ctypes.POINTER(ValueInfo)), ("length", Elem),
+    ("holds", ctypes.c_int)]
+
+KIND_TENSOR, KIND_SEQUENCE, KIND_OPTIONAL = 0, 1, 2  # onnxshape_value_kind
 
 
 class InputDims(ctypes.Structure):

@@ -4,7 +4,7 @@ the content of `onnxshape infer --json` and `onnxshape check --json`
 (docs/cli.md, "JSON output") as dataclasses."""
 import ctypes
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -18,6 +18,19 @@ Dim = Union[int, str, None]
 
 
 @dataclass(frozen=True)
+class Element:
+    """What every element of a sequence (or an optional's element) is known
+    to be: the `"element"` object of `infer --json`. ``kind``, ``element``,
+    ``length`` and ``holds`` as in Value."""
+    type: Optional[str]
+    dims: Optional[Tuple[Dim, ...]]
+    kind: str = "tensor"
+    element: Optional["Element"] = None
+    length: Dim = None
+    holds: Optional[bool] = None
+
+
+@dataclass(frozen=True)
 class Value:
     """What is known of one value without input data (one line of `infer
     --json`). ``type`` is the ONNX type's name ("float") or None when
@@ -26,7 +39,13 @@ class Value:
     known elements of an integer or bool value of up to 1024 elements (a
     number, an expression or None each), else None; ``node`` (its name, ""
     when unnamed), ``op``, ``version`` and ``domain`` ("" for the default)
-    only for node outputs, else None."""
+    only for node outputs, else None. ``kind`` is "tensor" (also when
+    nothing is known), "sequence" or "optional"; for the last two ``type``
+    and ``dims`` are None, ``element`` is what the elements are known to be
+    (an Element, or None), a sequence's ``length`` is its number of elements
+    (a number, an expression or None) and an optional's ``holds`` True when
+    it holds an element, False when empty, None when not known (docs/cli.md,
+    "infer")."""
     name: str
     graph: str
     type: Optional[str]
@@ -36,6 +55,17 @@ class Value:
     op: Optional[str] = None
     version: Optional[int] = None
     domain: Optional[str] = None
+    kind: str = "tensor"
+    element: Optional[Element] = None
+    length: Dim = None
+    holds: Optional[bool] = None
+
+    def __repr__(self):
+        # A tensor's repr leaves out what only sequences and optionals have.
+        names = [f.name for f in fields(self)]
+        if self.kind == "tensor":
+            names = names[:names.index("kind")]
+        return "Value(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in names) + ")"
 
     @property
     def elem_type(self):
@@ -214,13 +244,44 @@ def _elem(e):
     return _lib.text(e.param)
 
 
-def _value(v):
-    has = lambda f: _lib.covers(v, f)  # noqa: E731
+_KINDS = {_lib.KIND_TENSOR: "tensor", _lib.KIND_SEQUENCE: "sequence",
+          _lib.KIND_OPTIONAL: "optional"}
+
+
+def _type_dims(v):
+    """(type, dims) of a ValueInfo."""
     dims = None
     if v.rank_known:
         dims = tuple(int(v.dims[k]) if v.dims[k] >= 0
                      else (_lib.text(v.params[k]) if v.params and v.params[k] else None)
                      for k in range(v.rank))
+    return (_lib.text(_lib.lib.onnxshape_type_name(v.type)) if v.type else None), dims
+
+
+def _kind(v):
+    """{kind, element, length, holds} of a ValueInfo whose struct holds them
+    (else {}), its element an Element."""
+    if not _lib.covers(v, "holds") or v.kind == _lib.KIND_TENSOR:
+        return {}
+    kind = _KINDS.get(v.kind)
+    if kind is None:
+        raise ValueError(f"onnxshape: the library gave an unknown value kind {v.kind}")
+    element = None
+    if v.element:
+        e = v.element.contents
+        t, d = _type_dims(e)
+        element = Element(t, d, **_kind(e))
+    out = {"kind": kind, "element": element}
+    if kind == "sequence":
+        out["length"] = _elem(v.length) if v.length.known or v.length.param else None
+    else:
+        out["holds"] = None if v.holds < 0 else bool(v.holds)
+    return out
+
+
+def _value(v):
+    has = lambda f: _lib.covers(v, f)  # noqa: E731
+    typ, dims = _type_dims(v)
     values = None
     if has("values") and v.n_values > 0:
         values = tuple(_elem(v.values[k]) for k in range(v.n_values))
@@ -229,8 +290,8 @@ def _value(v):
         node, op, version = _lib.text(v.node), _lib.text(v.op), int(v.version)
         domain = _lib.text(v.domain) if has("domain") and v.domain is not None else None
     return Value(name=_lib.text(v.name), graph=_lib.text(v.graph) if has("graph") else "",
-                 type=_lib.text(_lib.lib.onnxshape_type_name(v.type)) if v.type else None,
-                 dims=dims, values=values, node=node, op=op, version=version, domain=domain)
+                 type=typ, dims=dims, values=values, node=node, op=op, version=version,
+                 domain=domain, **_kind(v))
 
 
 def _summary(s):

@@ -52,10 +52,51 @@ def rich_model():
                                                helper.make_opsetid("my.domain", 1)])
 
 
+def sequence_model():
+    """Sequences and optionals: a sequence of two known elements, an
+    optional holding it, one left empty, and what is read back from them."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])
+    elem_type = helper.make_tensor_type_proto(TensorProto.INT64, None)
+    nodes = [
+        helper.make_node("SequenceConstruct", ["x", "y"], ["s"], name="construct"),
+        helper.make_node("SequenceLength", ["s"], ["n"], name="count"),
+        helper.make_node("Optional", ["s"], ["opt"], name="optional"),
+        helper.make_node("OptionalHasElement", ["opt"], ["has"], name="has"),
+        helper.make_node("Optional", [], ["none"], name="nothing", type=elem_type),
+        helper.make_node("SequenceAt", ["s", "n1"], ["last"], name="at"),
+    ]
+    g = helper.make_graph(nodes, "sequences", [x, y],
+                          [helper.make_tensor_value_info(n, TensorProto.INT64, None)
+                           for n in ("n",)]
+                          + [helper.make_tensor_value_info("has", TensorProto.BOOL, None),
+                             helper.make_tensor_value_info("last", TensorProto.FLOAT, None),
+                             helper.make_value_info(
+                                 "none", helper.make_optional_type_proto(elem_type))],
+                          initializer=[helper.make_tensor("n1", TensorProto.INT64, [], [-1])])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 18)])
+
+
+def element_json(e):
+    d = {"type": e.type, "dims": None if e.dims is None else list(e.dims)}
+    return kind_json(d, e)
+
+
+def kind_json(d, v):
+    """The members `infer --json` prints for a sequence or an optional."""
+    if v.kind != "tensor":
+        d.update(kind=v.kind, element=None if v.element is None else element_json(v.element))
+        if v.kind == "sequence":
+            d["length"] = v.length
+        else:
+            d["holds"] = v.holds
+    return d
+
+
 def value_json(v):
     """A Value as the line `infer --json` prints."""
-    d = {"name": v.name, "graph": v.graph, "type": v.type,
-         "dims": None if v.dims is None else list(v.dims)}
+    d = kind_json({"name": v.name, "graph": v.graph, "type": v.type,
+                   "dims": None if v.dims is None else list(v.dims)}, v)
     if v.values is not None:
         d["value"] = list(v.values)
     if v.op is not None:
@@ -87,9 +128,10 @@ def cli(*args):
 def model_files(source_dir, tmp_path_factory):
     files = sorted(glob.glob(os.path.join(source_dir, "examples", "*.onnx")))
     files += sorted(glob.glob(os.path.join(source_dir, "tests", "reject", "files", "*.onnx")))
-    rich = os.path.join(str(tmp_path_factory.mktemp("rich")), "rich.onnx")
-    onnx.save(rich_model(), rich)
-    return files + [rich]
+    made = str(tmp_path_factory.mktemp("made"))
+    onnx.save(rich_model(), os.path.join(made, "rich.onnx"))
+    onnx.save(sequence_model(), os.path.join(made, "sequences.onnx"))
+    return files + [os.path.join(made, "rich.onnx"), os.path.join(made, "sequences.onnx")]
 
 
 @pytest.fixture(scope="module")
@@ -195,6 +237,23 @@ def test_rich_model_exact(tmp_path):
     assert r.get("t_out", graph="pick/then_branch").dims == (3,)
     with pytest.raises(KeyError):
         r.get("t_out")
+
+
+def test_sequences_exact():
+    r = onnxshape.infer(sequence_model())
+    elem = models.Element("float", ("N", 3))
+    assert r.get("s") == models.Value("s", "", None, None, None, "construct",
+                                      "SequenceConstruct", 11, "", "sequence", elem, 2)
+    assert r.get("n").values == (2,) and r.get("n").kind == "tensor"
+    opt = r.get("opt")
+    assert (opt.kind, opt.holds, opt.length) == ("optional", True, None)
+    assert opt.element == models.Element(None, None, "sequence", elem, 2)
+    assert r.get("has").values == (1,)
+    none = r.get("none")
+    assert (none.kind, none.holds, none.element) == ("optional", False,
+                                                     models.Element("int64", None))
+    assert r.get("last").dims == ("N", 3) and r.get("last").kind == "tensor"
+    assert r.get("x") == models.Value("x", "", "float", ("N", 3))
 
 
 def test_paths_bytes_and_protos_agree(examples, tmp_path):
