@@ -38,6 +38,7 @@
 #define count_stopped onnxshape__an_count_stopped
 #define an_afford onnxshape__an_afford
 #define an_attr onnxshape__an_attr
+#define an_subgraph onnxshape__an_subgraph
 #define an_attr_int onnxshape__an_attr_int
 #define an_attr_float onnxshape__an_attr_float
 #define an_attr_ints onnxshape__an_attr_ints
@@ -275,6 +276,8 @@ int an_afford(an_ctx *c, const graph_node *n, uint64_t units);
 
 /* Node n's attribute `name`, or NULL. */
 const node_attr *an_attr(const graph_node *n, const char *name);
+/* Node n's graph attribute `name` (as loaded), or NULL. */
+const model_graph *an_subgraph(const graph_node *n, const char *name);
 /* An INT, FLOAT or INTS attribute (NULL for INTS absent or of another
  * type, else its *len values); the default when absent or of another type. */
 int64_t an_attr_int(const graph_node *n, const char *name, int64_t def);

@@ -13,6 +13,13 @@ const node_attr *an_attr(const graph_node *n, const char *name) {
   return NULL;
 }
 
+const model_graph *an_subgraph(const graph_node *n, const char *name) {
+  for (size_t k = 0; k < n->n_subgraphs; k++) {
+    if (strcmp(n->subgraphs[k].attr, name) == 0) return n->subgraphs[k].graph;
+  }
+  return NULL;
+}
+
 /* An INT attribute, or def when absent. */
 int64_t an_attr_int(const graph_node *n, const char *name, int64_t def) {
   const node_attr *a = an_attr(n, name);

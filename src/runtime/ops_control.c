@@ -37,14 +37,6 @@ onnxshape_status onnxshape__an_op_branches(an_ctx *c, const graph_node *n, onnxs
   return ONNXSHAPE_OK;
 }
 
-/* The graph attribute `name` of node n, or NULL. */
-static const model_graph *subgraph(const graph_node *n, const char *name) {
-  for (size_t k = 0; k < n->n_subgraphs; k++) {
-    if (strcmp(n->subgraphs[k].attr, name) == 0) return n->subgraphs[k].graph;
-  }
-  return NULL;
-}
-
 /* A state carried through a loop: what the initial value `init` and the
  * body's output `last` have in common (no iteration gives init, the last
  * gives last). */
@@ -77,7 +69,7 @@ static int stacked(an_ctx *c, slot_info *out, const slot_info *each, int64_t axi
  * initial value and the body's output share; a scan output the body's. */
 onnxshape_status onnxshape__an_op_loop(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   (void)diag;
-  const model_graph *body = subgraph(n, "body");
+  const model_graph *body = an_subgraph(n, "body");
   if (body == NULL || n->n_inputs < 2 || body->n_inputs != n->n_inputs ||
       body->n_outputs != n->n_outputs + 1) {
     return ONNXSHAPE_OK;
@@ -113,7 +105,7 @@ static int64_t scan_axis(const graph_node *n, const char *name, size_t count, si
  * input's dim along its scan_input_axes. */
 onnxshape_status onnxshape__an_op_scan(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   (void)diag;
-  const model_graph *body = subgraph(n, "body");
+  const model_graph *body = an_subgraph(n, "body");
   int64_t m = an_attr_int(n, "num_scan_inputs", 0);
   if (body == NULL || n->version < 9 || m < 1 || (uint64_t)m > n->n_inputs ||
       body->n_inputs != n->n_inputs || body->n_outputs != n->n_outputs) {

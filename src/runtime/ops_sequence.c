@@ -315,19 +315,11 @@ static int eval_optional(an_ctx *c, const graph_node *n) {
   return 1;
 }
 
-/* The graph attribute `name` of node n, or NULL. */
-static const model_graph *subgraph(const graph_node *n, const char *name) {
-  for (size_t k = 0; k < n->n_subgraphs; k++) {
-    if (strcmp(n->subgraphs[k].attr, name) == 0) return n->subgraphs[k].graph;
-  }
-  return NULL;
-}
-
 /* SequenceMap: sequences of the body's output types (its shapes, computed
  * from the body's declared inputs, may not hold for every element), each
  * as long as the first input. */
 static int eval_sequence_map(an_ctx *c, const graph_node *n) {
-  const model_graph *body = subgraph(n, "body");
+  const model_graph *body = an_subgraph(n, "body");
   const slot_info *s = in(c, n, 0);
   if (body == NULL || s == NULL || s->kind == AN_OPTIONAL || body->n_inputs != n->n_inputs ||
       body->n_outputs != n->n_outputs) {
