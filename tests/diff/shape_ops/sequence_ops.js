@@ -46,6 +46,15 @@ function onSequence(g, xs, more) {
 
 const scalar = (v) => ({ type: 'int64', dims: [], values: [v] });
 
+// A node editing the sequence of `xs` (SequenceInsert, SequenceErase) with
+// `more` inputs, its result read back at a position drawn from [lo, hi].
+function edited(g, xs, more, lo, hi) {
+  const c = onSequence(g, xs, more);
+  c.inputs.push(scalar(g.pick(lo, hi)));
+  c.post = readSequence(g, 'y0', `x${c.inputs.length - 1}`);
+  return c;
+}
+
 module.exports = [
   {
     op: 'SequenceEmpty',
@@ -80,10 +89,7 @@ module.exports = [
       const k = g.pick(1, 3);
       const xs = tensors(g, k + 1, 'float');
       const pos = g.chance(0.5) ? scalar(g.pick(-k, k)) : null;
-      const c = onSequence(g, xs.slice(0, k), [xs[k], pos]);
-      c.inputs.push(scalar(g.pick(-k - 1, k)));
-      c.post = readSequence(g, 'y0', `x${c.inputs.length - 1}`);
-      return c;
+      return edited(g, xs.slice(0, k), [xs[k], pos], -k - 1, k);
     },
   },
   {
@@ -94,10 +100,7 @@ module.exports = [
       const k = g.pick(2, 4);
       const xs = tensors(g, k, 'float');
       const pos = g.chance(0.5) ? scalar(g.pick(-k, k - 1)) : null;
-      const c = onSequence(g, xs, [pos]);
-      c.inputs.push(scalar(g.pick(-(k - 1), k - 2)));
-      c.post = readSequence(g, 'y0', `x${c.inputs.length - 1}`);
-      return c;
+      return edited(g, xs, [pos], -(k - 1), k - 2);
     },
   },
   {
