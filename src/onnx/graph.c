@@ -139,32 +139,48 @@ static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto
 }
 
 /* The bytes of field 1 (elem_type) of a TypeProto.Sequence or
- * TypeProto.Optional in b: 1 when found, 0 when there is none, -1 when b
- * is malformed or has the field more than once (protobuf would merge
- * them; no writer does). */
-static int wrapped_type(const ProtobufCBinaryData *b, ProtobufCBinaryData *inner) {
+ * TypeProto.Optional in b, into *inner: 1 when found, 0 when there is
+ * none, -1 when b is malformed, -2 when out of memory. Several occurrences
+ * are merged as protobuf merges a message field: their bytes joined (a
+ * copy in the model's arena, no longer than b). */
+static int wrapped_type(onnxshape_model *m, const ProtobufCBinaryData *b,
+                        ProtobufCBinaryData *inner) {
   const uint8_t *p = b->data, *end = b->data + b->len;
-  int found = 0;
+  size_t total = 0, count = 0;
+  wire_field f;
   while (p < end) {
-    wire_field f;
     if (!wire_field_read(&p, end, &f)) return -1;
     if (f.number != 1) continue;
-    if (f.wire != WIRE_LEN || found) return -1;
-    inner->data = (uint8_t *)(uintptr_t)f.at;
-    inner->len = (size_t)f.v;
-    found = 1;
+    if (f.wire != WIRE_LEN) return -1;
+    if (count++ == 0) {
+      inner->data = (uint8_t *)(uintptr_t)f.at;
+      inner->len = (size_t)f.v;
+    }
+    total += (size_t)f.v; /* at most b->len */
   }
-  return found;
+  if (count <= 1) return (int)count;
+  uint8_t *joined = model_alloc(m, total + 1, 1);
+  if (joined == NULL) return -2;
+  size_t at = 0;
+  for (p = b->data; p < end && wire_field_read(&p, end, &f);) {
+    if (f.number != 1) continue;
+    memcpy(joined + at, f.at, (size_t)f.v);
+    at += (size_t)f.v;
+  }
+  inner->data = joined;
+  inner->len = total;
+  return 1;
 }
 
-/* Attribute a of node n, a TYPE_PROTO in b, as an attr_type_info chain
- * (TYPE_ATTR_DEPTH links at most). A type that does not decode, or a dim
- * below 0, is an error, as in a declaration. */
+/* Attribute a of node n, a TYPE_PROTO in b, as an attr_type_info chain of
+ * TYPE_ATTR_DEPTH links at most; the levels below are decoded and checked
+ * too, to TYPE_ATTR_NEST_MAX. A type that does not decode, a dim below 0
+ * or a deeper nesting is an error, as it is for protobuf and onnx. */
 static onnxshape_status load_type_attr(onnxshape_model *m, graph_node *n, node_attr *a,
                                        const ProtobufCBinaryData *b, onnxshape_diag *diag) {
   attr_type_info **link = (attr_type_info **)&a->tp;
   ProtobufCBinaryData bytes = *b;
-  for (unsigned depth = 0; depth < TYPE_ATTR_DEPTH; depth++) {
+  for (unsigned depth = 0; depth < TYPE_ATTR_NEST_MAX; depth++) {
     ProtobufCMessage *msg;
     onnxshape_status st = onnxshape__decode_held(m, &onnx__type_proto__descriptor, &bytes, &msg,
                                                  diag);
@@ -173,9 +189,14 @@ static onnxshape_status load_type_attr(onnxshape_model *m, graph_node *n, node_a
     }
     if (st != ONNXSHAPE_OK) return st;
     const Onnx__TypeProto *tp = (const Onnx__TypeProto *)msg;
-    attr_type_info *t = model_alloc(m, 1, sizeof *t);
-    if (t == NULL) return out_of_memory(m, diag);
-    *link = t;
+    attr_type_info below; /* a level past TYPE_ATTR_DEPTH: checked, not kept */
+    attr_type_info *t = &below;
+    memset(&below, 0, sizeof below);
+    if (link != NULL) {
+      t = model_alloc(m, 1, sizeof *t);
+      if (t == NULL) return out_of_memory(m, diag);
+      *link = t;
+    }
     t->decl.name = a->name;
     if (tp->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE) {
       size_t bad;
@@ -192,14 +213,15 @@ static onnxshape_status load_type_attr(onnxshape_model *m, graph_node *n, node_a
                                                                   : NULL;
     if (wrapper == NULL) return ONNXSHAPE_OK; /* a map, a sparse tensor, nothing: TP_OTHER */
     t->kind = tp->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE ? TP_SEQUENCE : TP_OPTIONAL;
-    int found = wrapped_type(wrapper, &bytes);
+    int found = wrapped_type(m, wrapper, &bytes);
+    if (found == -2) return out_of_memory(m, diag);
     if (found < 0) {
       return NFAIL(n, ONNXSHAPE_ERR_MALFORMED, "attribute '{}' is not a valid TypeProto", ONNXSHAPE__ARGS(ARG_NAME(a->name)));
     }
     if (found == 0) return ONNXSHAPE_OK; /* no element type: not known */
-    link = (attr_type_info **)&t->elem;
+    link = depth + 1 < TYPE_ATTR_DEPTH ? (attr_type_info **)&t->elem : NULL;
   }
-  return ONNXSHAPE_OK; /* deeper than analysis follows: the last link's element not known */
+  return NFAIL(n, ONNXSHAPE_ERR_INVALID_ATTRIBUTE, "attribute '{}' nests types more than {} deep", ONNXSHAPE__ARGS(ARG_NAME(a->name), ARG_UINT(TYPE_ATTR_NEST_MAX)));
 }
 
 /* A new value named `name` in g; *local is its index in g->slots. A name
@@ -575,10 +597,11 @@ static onnxshape_status load_other_attrs(onnxshape_model *m, model_graph *g, gra
     if (call) continue; /* a call's graphs load where its body's references take them */
     const model_graph *scope = scopes != NULL && scopes[i] != NULL ? scopes[i] : g;
     onnxshape_status st = ONNXSHAPE_OK;
-    if (a->type == ATTR_TYPE_PROTO && ap->has_tp && n->op == OP_OPTIONAL) {
+    if (a->type == ATTR_TYPE_PROTO && ap->has_tp && n->op == OP_OPTIONAL &&
+        strcmp(a->name, "type") == 0) {
       st = load_type_attr(m, n, a, &ap->tp, diag);
     }
-    if (ap->has_g) st = load_subgraph(m, g, scope, n, a->name, &ap->g, 0, 0, diag);
+    if (st == ONNXSHAPE_OK && ap->has_g) st = load_subgraph(m, g, scope, n, a->name, &ap->g, 0, 0, diag);
     for (size_t k = 0; k < ap->n_graphs && st == ONNXSHAPE_OK; k++) {
       st = load_subgraph(m, g, scope, n, a->name, &ap->graphs[k], 1, k, diag);
     }

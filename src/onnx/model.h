@@ -68,8 +68,8 @@ typedef struct value_decl {
 /* A TYPE_PROTO attribute's type (Optional's `type`), as far as analysis
  * follows it: a tensor (decl: its element type and shape, as a
  * declaration says them), a sequence or an optional of the type `elem`,
- * or TP_OTHER (a map, a sparse tensor, no type set, or nesting past
- * TYPE_ATTR_DEPTH). */
+ * or TP_OTHER (a map, a sparse tensor, no type set); what nests past
+ * TYPE_ATTR_DEPTH is not kept (elem NULL). */
 typedef struct attr_type_info {
   int kind; /* TP_TENSOR, TP_SEQUENCE, TP_OPTIONAL or TP_OTHER */
   value_decl decl;
@@ -77,6 +77,8 @@ typedef struct attr_type_info {
 } attr_type_info;
 enum { TP_OTHER = 0, TP_TENSOR = 1, TP_SEQUENCE = 2, TP_OPTIONAL = 3 };
 #define TYPE_ATTR_DEPTH 4u
+/* Types nest at most this deep (protobuf's own limit of nested messages). */
+#define TYPE_ATTR_NEST_MAX 100u
 
 typedef struct node_attr {
   const char *name;
@@ -295,8 +297,9 @@ onnxshape_status onnxshape__model_load(const void *proto, struct onnxshape__aren
                                        onnxshape_model **out, onnxshape_diag *diag);
 
 /* A model file's bytes: read into memory (bytes, to free with onnxshape__free)
- * or, from onnxshape__inplace_min bytes on, mapped (map.base not NULL; data
- * is map.data, and decoding borrows from it). */
+ * or, from onnxshape__model_map_min bytes on, mapped (map.base not NULL;
+ * data is map.data, and decoding borrows from it). */
+extern size_t onnxshape__model_map_min;
 typedef struct onnxshape__model_source {
   const unsigned char *data;
   size_t len;

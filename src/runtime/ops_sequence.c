@@ -197,10 +197,10 @@ static int eval_split_to_sequence(an_ctx *c, const graph_node *n) {
     if (sp->dims[0].known && sp->dims[0].v >= 1) len = sp->dims[0];
     if (sp->vals_known && sp->n_vals >= 1) {
       part = sp->vals[0];
-      for (size_t i = 1; i < sp->n_vals; i++) {
+      for (size_t i = 0; i < sp->n_vals; i++) {
+        if (sp->vals[i].known && sp->vals[i].v < 0) return 1; /* the node fails */
         if (!same_elem(c, part, sp->vals[i])) part = an_unknown();
       }
-      if (part.known && part.v < 0) return 1;
     }
   }
   slot_info *e = an_alloc(c, 1, sizeof *e);

@@ -38,10 +38,14 @@ a SequenceEmpty (of float, of int64); opt(A) an Optional holding A,
 opt() an empty one. An output seq(E; L) is a sequence (listed as nothing
 known) whose SequenceAt (at a position not known) gives E and whose
 SequenceLength gives int64[]{L} (int64[] for L ?); opt(E; H): an optional
-whose OptionalGetElement gives E and OptionalHasElement bool[]{H} (bool[]
-for H ?). An If branch's value may be a seq(...) or opt(...) too, made
+whose OptionalGetElement gives E (which may be a seq(...), read back the
+same way) and OptionalHasElement bool[]{H} (bool[] for H ?). Each is
+also listed with its kind (sequence, optional), and every other output
+without one. An If branch's value may be a seq(...) or opt(...) too, made
 inside the branch. A TYPE_PROTO attribute (Optional's type) is written
-tensor(T[dims]), tensor(T), tensor(), seq(X), opt(X), map or raw(HEX).
+tensor(T[dims]), tensor(T), tensor(), seq(X), opt(X), seq*N(X) and
+opt*N(X) (N levels), map or raw(HEX); +graph after it adds an empty
+graph to the attribute.
 
 Usage: cases.py ONNXSHAPE WORK_DIR [CASE_FILE...]"""
 import glob
@@ -120,11 +124,17 @@ TYPE_RE = re.compile(r"^(tensor|seq|opt)\((.*)\)$")
 
 def type_proto(text):
     """A TypeProto: tensor(T[dims]), tensor(T), tensor(), seq(X), opt(X),
-    map (of int64 keys, no value type) or raw(HEX), bytes as they are."""
+    seq*N(X) and opt*N(X) (N levels), map (of int64 keys, no value type) or
+    raw(HEX), bytes as they are."""
     if text.startswith("raw("):
         return bytes.fromhex(text[4:-1])
     if text == "map":
         return f_bytes(5, f_int(1, TYPES["int64"][0]))
+    m = re.match(r"^(seq|opt)\*(\d+)\((.*)\)$", text)
+    if m is not None:
+        kind, times, inner = m.group(1), int(m.group(2)), m.group(3)
+        return type_proto(kind + "(" + inner + ")" if times == 1 else
+                          "%s(%s*%d(%s))" % (kind, kind, times - 1, inner))
     m = TYPE_RE.match(text)
     if m is None:
         raise ValueError("cannot read type %r" % text)
@@ -140,8 +150,11 @@ def type_proto(text):
 
 def parse_attr(text):
     name, _, value = text.partition("=")
-    if value.startswith(("tensor(", "seq(", "opt(", "map", "raw(")):
-        return f_str(1, name) + f_int(20, 13) + f_bytes(14, type_proto(value))
+    if re.match(r"^(tensor\(|seq[(*]|opt[(*]|map|raw\()", value):
+        # +graph: the attribute holds an empty graph (field g) as well.
+        value, graph_too = (value[:-6], True) if value.endswith("+graph") else (value, False)
+        return (f_str(1, name) + f_int(20, 13) + f_bytes(14, type_proto(value))
+                + (f_bytes(6, b"") if graph_too else b""))
     if value.startswith('"'):
         return attr(name, A_STRING, value[1:-1].encode())
     if value.startswith("["):
@@ -216,27 +229,42 @@ def source(name, text, inputs, inits, opaque, vinfo):
     return []
 
 
-def readers(k, text):
-    """The nodes reading output k when the case expects a sequence or an
-    optional of it, with what each of their outputs must be."""
+def last_semicolon(inner):
+    """(E, X) of the text "E; X" inside seq(...) or opt(...), split at its
+    last ; outside parentheses (E may be a seq or opt itself); X is ""
+    when there is none."""
+    depth, at = 0, -1
+    for i, ch in enumerate(inner):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if ch == ";" and depth == 0:
+            at = i
+    if at < 0:
+        return inner.strip(), ""
+    return inner[:at].strip(), inner[at + 1:].strip()
+
+
+def readers(o, text):
+    """The nodes reading value o when the case expects a sequence or an
+    optional of it, with what each of their outputs must be; an element
+    that is a sequence itself (in an optional) is read the same way."""
     m = SEQ_RE.match(text)
     if m is None:
         return [], []
     kind, _, inner = m.groups()
-    elem, _, extra = inner.partition(";")
-    extra = extra.strip()
-    o = "o%d" % k
+    elem, extra = last_semicolon(inner)
     if kind == "seq":
         nodes = [node("SequenceAt", [o, "pos"], [o + "_at"]),
                  node("SequenceLength", [o], [o + "_len"])]
-        want = [(o + "_at", elem.strip()),
+        want = [(o + "_at", elem),
                 (o + "_len", "int64[]" if extra == "?" else "int64[]{%s}" % extra)]
     else:
         nodes = [node("OptionalGetElement", [o], [o + "_at"]),
                  node("OptionalHasElement", [o], [o + "_len"])]
-        want = [(o + "_at", elem.strip()),
+        want = [(o + "_at", elem),
                 (o + "_len", "bool[]" if extra == "?" else "bool[]{%s}" % extra)]
-    return nodes, want
+    more_nodes, more_want = readers(o + "_at", elem)
+    return nodes + more_nodes, want + more_want
 
 
 def build(case):
@@ -289,7 +317,7 @@ def build(case):
         attrs.append(attr("body", A_GRAPH, g))
     after = []
     for k, text in enumerate(case["outputs"]):
-        after += readers(k, text)[0]
+        after += readers("o%d" % k, text)[0]
     if after:
         inputs.append(value_info("pos", "int64", []))
     nodes = opaque + made + [node(op, names, outs, attrs, name="n")] + after
@@ -351,14 +379,19 @@ def check(tool, work, case, index):
     for k, text in enumerate(case["outputs"]):
         if text in ("_", "*"):
             continue
-        extra = readers(k, text)[1]
-        wants += [("o%d" % k, "?" if extra else text)] + extra
+        wants += [("o%d" % k, text)] + readers("o%d" % k, text)[1]
     for name, text in wants:
-        typ, dims, vals = parse_value(text)
         obj = got.get(name)
         k = name[1:]
         if obj is None:
             return "output %s not reported" % k
+        # A sequence or an optional is listed with its kind (what it holds
+        # is read back above); anything else has none.
+        m = SEQ_RE.match(text)
+        kind = None if m is None else {"seq": "sequence", "opt": "optional"}[m.group(1)]
+        if obj.get("kind") != kind:
+            return "output %s: expected kind %s, got %s" % (k, kind, obj.get("kind"))
+        typ, dims, vals = parse_value("?" if kind else text)
         have_dims = None if obj["dims"] is None else [shown(d) for d in obj["dims"]]
         have_vals = None if "value" not in obj else [shown(v) for v in obj["value"]]
         want = (typ, dims, vals)
