@@ -168,6 +168,11 @@ onnxshape_status onnxshape_model_parse(const void *bytes, size_t len, const char
   return st;
 }
 
+#ifndef ONNXSHAPE_MODEL_MAP_MIN
+#define ONNXSHAPE_MODEL_MAP_MIN (64u << 10)
+#endif
+size_t onnxshape__model_map_min = ONNXSHAPE_MODEL_MAP_MIN;
+
 onnxshape_status onnxshape__model_file(const char *path, onnxshape__model_source *src,
                                        onnxshape__extdir *ext, onnxshape_diag *diag) {
   const char *base;
@@ -189,7 +194,7 @@ onnxshape_status onnxshape__model_file(const char *path, onnxshape__model_source
     ext->dev = sb.st_dev;
     ext->ino = sb.st_ino;
   }
-  if (st == ONNXSHAPE_OK && (uint64_t)sb.st_size >= onnxshape__inplace_min &&
+  if (st == ONNXSHAPE_OK && (uint64_t)sb.st_size >= onnxshape__model_map_min &&
       (uint64_t)sb.st_size <= SIZE_MAX) {
     /* Mapped: decoding then reads only the pages that hold message fields,
      * never those of tensor data (docs/performance.md). */
