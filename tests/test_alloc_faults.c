@@ -25,6 +25,7 @@
 
 extern uint64_t onnxshape__alloc_count, onnxshape__fail_at; /* src/onnx/alloc.c */
 extern size_t onnxshape__inplace_min;                       /* src/onnx/tensor.c */
+extern size_t onnxshape__model_map_min;                     /* src/onnx/model.c */
 
 typedef struct scenario {
   const char *model;   /* a model file */
@@ -177,13 +178,15 @@ static void test_cases(void) {
 }
 
 /* covers: LIMIT-MEMORY MODEL-MAPPED */
-/* Every eighth case again with every file mapped, as files of 64 KiB and
- * more are (the mapping's own allocations fail too). */
+/* Every eighth case again with every file mapped (models and tensors), as
+ * larger files are (the mapping's own allocations fail too). */
 static void test_cases_mapped(void) {
-  size_t was = onnxshape__inplace_min;
+  size_t was = onnxshape__inplace_min, was_model = onnxshape__model_map_min;
   onnxshape__inplace_min = 1;
+  onnxshape__model_map_min = 1;
   for (int c = 0; c < n_case_dirs; c += 8) fault_case(c);
   onnxshape__inplace_min = was;
+  onnxshape__model_map_min = was_model;
 }
 
 /* covers: LIMIT-MEMORY MODEL-NAMES */
