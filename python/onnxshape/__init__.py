@@ -13,14 +13,14 @@ from .errors import (Error, Status, InvalidArgumentError, UnknownTypeError,
                      InvalidModelError, IoError, OutOfMemoryError, NotFoundError)
 from .types import ElemType
 from .kernels import LATEST_VERSION, RawTensor, shape, size, reshape
-from .models import (infer, check, Value, InferSummary, Failure, InferResult, Finding,
-                     CheckSummary, CheckResult)
+from .models import (infer, check, Value, Element, InferSummary, Failure, InferResult,
+                     Finding, CheckSummary, CheckResult)
 
 __version__ = "0.2.0"
 
 # `from onnxshape import *` leaves out OverflowError, which would shadow the
 # builtin (it subclasses it, so `except OverflowError` catches it anyway).
 __all__ = ["LIBRARY_PATH", "Error", "Status", "ElemType", "LATEST_VERSION", "RawTensor",
-           "shape", "size", "reshape", "infer", "check", "Value", "InferSummary", "Failure",
+           "shape", "size", "reshape", "infer", "check", "Value", "Element", "InferSummary", "Failure",
            "InferResult", "Finding", "CheckSummary", "CheckResult"] + [
     name for name in dir() if name.endswith("Error") and name not in ("Error", "OverflowError")]

@@ -241,7 +241,8 @@ def test_rich_model_exact(tmp_path):
 
 def test_sequences_exact():
     r = onnxshape.infer(sequence_model())
-    elem = models.Element("float", ("N", 3))
+    assert onnxshape.Element is models.Element
+    elem = onnxshape.Element("float", ("N", 3))
     assert r.get("s") == models.Value("s", "", None, None, None, "construct",
                                       "SequenceConstruct", 11, "", "sequence", elem, 2)
     assert r.get("n").values == (2,) and r.get("n").kind == "tensor"
