@@ -145,6 +145,7 @@ static onnxshape_status load_decl(onnxshape_model *m, const Onnx__ValueInfoProto
  * copy in the model's arena, no longer than b). */
 static int wrapped_type(onnxshape_model *m, const ProtobufCBinaryData *b,
                         ProtobufCBinaryData *inner) {
+  if (b->len == 0) return 0; /* data may be NULL then */
   const uint8_t *p = b->data, *end = b->data + b->len;
   size_t total = 0, count = 0;
   wire_field f;
