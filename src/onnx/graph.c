@@ -173,6 +173,12 @@ static int wrapped_type(onnxshape_model *m, const ProtobufCBinaryData *b,
   return 1;
 }
 
+/* Attribute a of node n holds bytes that are not a TypeProto. */
+static onnxshape_status not_type_proto(const graph_node *n, const node_attr *a,
+                                       onnxshape_diag *diag) {
+  return NFAIL(n, ONNXSHAPE_ERR_MALFORMED, "attribute '{}' is not a valid TypeProto", ONNXSHAPE__ARGS(ARG_NAME(a->name)));
+}
+
 /* Attribute a of node n, a TYPE_PROTO in b, as an attr_type_info chain of
  * TYPE_ATTR_DEPTH links at most; the levels below are decoded and checked
  * too, to TYPE_ATTR_NEST_MAX. A type that does not decode, a dim below 0
@@ -185,9 +191,7 @@ static onnxshape_status load_type_attr(onnxshape_model *m, graph_node *n, node_a
     ProtobufCMessage *msg;
     onnxshape_status st = onnxshape__decode_held(m, &onnx__type_proto__descriptor, &bytes, &msg,
                                                  diag);
-    if (st == ONNXSHAPE_ERR_MALFORMED) {
-      return NFAIL(n, st, "attribute '{}' is not a valid TypeProto", ONNXSHAPE__ARGS(ARG_NAME(a->name)));
-    }
+    if (st == ONNXSHAPE_ERR_MALFORMED) return not_type_proto(n, a, diag);
     if (st != ONNXSHAPE_OK) return st;
     const Onnx__TypeProto *tp = (const Onnx__TypeProto *)msg;
     attr_type_info below; /* a level past TYPE_ATTR_DEPTH: checked, not kept */
@@ -216,9 +220,7 @@ static onnxshape_status load_type_attr(onnxshape_model *m, graph_node *n, node_a
     t->kind = tp->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE ? TP_SEQUENCE : TP_OPTIONAL;
     int found = wrapped_type(m, wrapper, &bytes);
     if (found == -2) return out_of_memory(m, diag);
-    if (found < 0) {
-      return NFAIL(n, ONNXSHAPE_ERR_MALFORMED, "attribute '{}' is not a valid TypeProto", ONNXSHAPE__ARGS(ARG_NAME(a->name)));
-    }
+    if (found < 0) return not_type_proto(n, a, diag);
     if (found == 0) return ONNXSHAPE_OK; /* no element type: not known */
     link = depth + 1 < TYPE_ATTR_DEPTH ? (attr_type_info **)&t->elem : NULL;
   }

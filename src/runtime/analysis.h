@@ -259,6 +259,12 @@ int same_elem(an_ctx *c, an_elem a, an_elem b);
 void an_equate(an_ctx *c, an_elem a, an_elem b);
 /* The symbol `name` (a dim_param), or its number when it is bound. */
 an_elem an_sym(an_ctx *c, const char *name);
+/* A declared dim: its number, its symbol (the symbol's number when
+ * bound), or unknown. */
+an_elem an_decl_dim(an_ctx *c, const decl_dim *d);
+/* s's type (unless one is computed already) and dims from a declaration,
+ * bindings applied (int as above). */
+int an_from_decl(an_ctx *c, slot_info *s, const value_decl *d);
 /* The expression charge function of c (expr.h): work, and the
  * evaluation's share of memory. */
 int an_expr_charge(void *c, uint64_t units);

@@ -220,23 +220,6 @@ static onnxshape_status node_stopped(analysis *a, const graph_node *n) {
   return out_of_memory(a);
 }
 
-/* A declared dim: its number, its symbol (the symbol's number when
- * bound), or unknown. */
-static an_elem decl_elem(analysis *a, const decl_dim *d) {
-  return d->value >= 0 ? an_num(d->value) : d->param != NULL ? an_sym(&a->ctx, d->param)
-                                                              : an_unknown();
-}
-
-/* A declaration's type and dims, bindings applied. 1, or 0 when out of
- * memory or work. */
-static int from_decl(analysis *a, slot_info *s, const value_decl *d) {
-  if (d->has_type && s->type == 0) s->type = d->elem_type; /* a computed type stays */
-  if (!d->has_shape) return 1;
-  if (!an_set_rank(&a->ctx, s, d->rank)) return 0;
-  for (size_t i = 0; i < d->rank; i++) s->dims[i] = decl_elem(a, &d->dims[i]);
-  return !a->ctx.out_of_work;
-}
-
 /* The symbol of a main-graph input's dim i that declares neither a number
  * nor a symbol: a fresh one named "<input>_d<i>" (as onnxruntime's
  * symbolic_shape_infer.py names them), so that every value measured from
@@ -263,7 +246,7 @@ static an_elem input_dim_symbol(analysis *a, const char *input, size_t i) {
  * symbol), then its binding (checked by take_input). */
 static int bind_input(analysis *a, size_t k, slot_info *s) {
   const value_decl *d = &a->m->g.inputs[k];
-  if (!from_decl(a, s, d)) return 0;
+  if (!an_from_decl(&a->ctx, s, d)) return 0;
   const onnxshape_input_dims *in = a->b.input_binding[k];
   if (in == NULL) {
     for (size_t i = 0; d->has_shape && i < d->rank; i++) {
@@ -320,12 +303,12 @@ static onnxshape_status graph_sources(analysis *a, const model_graph *g) {
       } else if (g->depth == 0) {
         ok = bind_input(a, vs->input_index, s);
       } else {
-        ok = from_decl(a, s, d);
+        ok = an_from_decl(&a->ctx, s, d);
       }
     } else if (vs->kind == SLOT_INITIALIZER) {
       ok = an_from_tensor(&a->ctx, s, &vs->init->view, 1);
     } else if (vs->kind == SLOT_SPARSE) {
-      ok = from_decl(a, s, vs->decl);
+      ok = an_from_decl(&a->ctx, s, vs->decl);
     }
     a->inf->origin[vs->id] =
         vs->kind == SLOT_INPUT ? ONNXSHAPE_ORIGIN_INPUT : ONNXSHAPE_ORIGIN_INITIALIZER;
@@ -446,12 +429,12 @@ static int join_declared(analysis *a, slot_info *s, const value_decl *d, int *fi
   if (!d->has_shape) return 1;
   if (!s->rank_known) {
     *filled = 1;
-    return from_decl(a, s, d);
+    return an_from_decl(&a->ctx, s, d);
   }
   if (s->rank != d->rank || !an_charge(&a->ctx, d->rank)) return s->rank != d->rank;
   for (size_t i = 0; i < d->rank; i++) {
     if (an_is_set(s->dims[i])) continue;
-    s->dims[i] = decl_elem(a, &d->dims[i]);
+    s->dims[i] = an_decl_dim(&a->ctx, &d->dims[i]);
     *filled |= an_is_set(s->dims[i]);
   }
   return !a->ctx.out_of_work;
@@ -534,7 +517,7 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
      * declared a tensor is not read as one). */
     if (d == NULL || s->kind != 0) continue;
     if (computes) check_declared(a, g, n, id);
-    if (!(computes ? join_declared(a, s, d, &filled) : from_decl(a, s, d))) {
+    if (!(computes ? join_declared(a, s, d, &filled) : an_from_decl(&a->ctx, s, d))) {
       st = node_stopped(a, n);
       if (st != ONNXSHAPE_OK) return st;
     }

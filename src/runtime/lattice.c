@@ -98,6 +98,18 @@ an_elem an_sym(an_ctx *c, const char *name) {
   return an_expr_resolve(c->x, an_expr_symbol_held(c->x, name));
 }
 
+an_elem an_decl_dim(an_ctx *c, const decl_dim *d) {
+  return d->value >= 0 ? an_num(d->value) : d->param != NULL ? an_sym(c, d->param) : an_unknown();
+}
+
+int an_from_decl(an_ctx *c, slot_info *s, const value_decl *d) {
+  if (d->has_type && s->type == 0) s->type = d->elem_type; /* a computed type stays */
+  if (!d->has_shape) return 1;
+  if (!an_set_rank(c, s, d->rank)) return 0;
+  for (size_t i = 0; i < d->rank; i++) s->dims[i] = an_decl_dim(c, &d->dims[i]);
+  return !c->out_of_work;
+}
+
 /* The integer (and bool) types whose elements are tracked: their storage
  * and their range (uint64 values past INT64_MAX are not tracked). The one
  * table of them: reading an element and checking a result both use it. */

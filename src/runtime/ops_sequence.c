@@ -264,15 +264,7 @@ static const slot_info *declared_tensor(an_ctx *c, const attr_type_info *t, int 
   slot_info *e = an_alloc(c, 1, sizeof *e);
   if (e == NULL) return *ok = 0, NULL;
   memset(e, 0, sizeof *e);
-  e->type = d->elem_type;
-  if (d->has_shape) {
-    if (!an_set_rank(c, e, d->rank)) return *ok = 0, NULL;
-    for (size_t i = 0; i < d->rank; i++) {
-      e->dims[i] = d->dims[i].value >= 0    ? an_num(d->dims[i].value)
-                   : d->dims[i].param != NULL ? an_sym(c, d->dims[i].param)
-                                              : an_unknown();
-    }
-  }
+  if (!an_from_decl(c, e, d)) return *ok = 0, NULL;
   return e;
 }
 
