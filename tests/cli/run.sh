@@ -3,9 +3,21 @@
 # CLI tests: each cases/NAME.sh runs in a folder of test data with $ONNXSHAPE
 # set; its stdout must equal NAME.stdout.exact, its stderr NAME.stderr.exact
 # (empty when the file is absent) and its exit code NAME.exit (0 when absent).
-# Usage: run.sh ONNXSHAPE SOURCE_DIR WORK_DIR
+# Usage: run.sh ONNXSHAPE SOURCE_DIR WORK_DIR [K/N]
+# With K/N only the cases whose place in the sorted list is K modulo N run
+# (K from 1), so that N runs in their own WORK_DIRs share the cases
+# (scripts/check-valgrind runs three at once).
 set -u
-bin=$1 src=$2 work=$3
+bin=$1 src=$2 work=$3 shard=${4:-1/1}
+k=${shard%/*} n=${shard#*/}
+case "$shard" in
+  */*/*|*[!0-9/]*|/*|*/) echo "run.sh: K/N must be two numbers, not '$shard'" >&2; exit 2 ;;
+  */*) ;;
+  *) echo "run.sh: K/N must be two numbers, not '$shard'" >&2; exit 2 ;;
+esac
+if [ "$n" -lt 1 ] || [ "$k" -lt 1 ] || [ "$k" -gt "$n" ]; then
+  echo "run.sh: K/N needs 1 <= K <= N, not '$shard'" >&2; exit 2
+fi
 rm -rf "$work"
 mkdir -p "$work/data"
 /usr/bin/python3 "$src/tests/cli/make_data.py" "$work/data" || exit 2
@@ -14,7 +26,10 @@ cp "$src/examples/demo.onnx" "$src/examples/findings.onnx" "$src/examples/demo_i
 pass=0
 fail=0
 skip=0
+i=0
 for case in "$src"/tests/cli/cases/*.sh; do
+  i=$((i + 1))
+  [ $(((i - 1) % n + 1)) = "$k" ] || continue
   name=$(basename "$case" .sh)
   base=$src/tests/cli/cases/$name
   out=$work/out/$name
