@@ -740,19 +740,24 @@ static int all_zero(const unsigned char *p, size_t n) {
   return 1;
 }
 
-/* Allocates n blocks of `size` from a new arena, checks each is zero, fills
- * it with 0xff, and releases the arena (which keeps it as the spare). */
-static void dirty_arena(size_t n, size_t size) {
-  onnxshape__arena *a = onnxshape__arena_new(SIZE_MAX);
-  CHECK(a != NULL);
-  if (a == NULL) return;
-  for (size_t i = 0; i < n; i++) {
-    unsigned char *p = onnxshape__arena_alloc(a, size);
-    CHECK(p != NULL && all_zero(p, size));
-    if (p != NULL) memset(p, 0xff, size);
+/* Allocates n blocks of `size` from each of k new arenas alive at once,
+ * checks each is zero, fills it with 0xff, and releases the arenas (which
+ * keeps them as the spares). */
+static void dirty_arenas(size_t k, size_t n, size_t size) {
+  onnxshape__arena *a[3] = {NULL, NULL, NULL};
+  for (size_t j = 0; j < k && j < 3; j++) {
+    a[j] = onnxshape__arena_new(SIZE_MAX);
+    CHECK(a[j] != NULL);
+    for (size_t i = 0; a[j] != NULL && i < n; i++) {
+      unsigned char *p = onnxshape__arena_alloc(a[j], size);
+      CHECK(p != NULL && all_zero(p, size));
+      if (p != NULL) memset(p, 0xff, size);
+    }
   }
-  onnxshape__arena_release(a);
+  for (size_t j = 0; j < 3; j++) onnxshape__arena_release(a[j]);
 }
+
+static void dirty_arena(size_t n, size_t size) { dirty_arenas(1, n, size); }
 
 /* covers: MODEL-DECODE */
 static void test_arena_memory_is_zeroed(void) {
@@ -776,6 +781,12 @@ static void test_arena_memory_is_zeroed(void) {
   dirty_arena(5, 100);  /* checks the spare cleared after the first */
   dirty_arena(40, 300); /* 12,000 bytes: past the first block */
   dirty_arena(200, 300);
+  /* A model and its result: two spares kept, each cleared; a third arena
+   * released while both are held is freed. */
+  dirty_arenas(2, 5, 100);
+  dirty_arenas(2, 5, 100);
+  dirty_arenas(3, 20, 300);
+  dirty_arenas(3, 20, 300);
 }
 
 /* covers: MODEL-DECODE */
