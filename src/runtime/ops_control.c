@@ -99,14 +99,54 @@ static int64_t scan_axis(const graph_node *n, const char *name, size_t count, si
   return an_norm_axis(axes != NULL ? axes[i] : 0, r, n->version >= 11);
 }
 
-/* Scan (from version 9; Scan-8's batched form is not evaluated): the N
- * states as carried() gives them; the K scan outputs stacked along
- * scan_output_axes over the sequence, whose length is the first scan
- * input's dim along its scan_input_axes. */
+/* Scan-8, batched: input 0 is sequence_lens (optional), then N states
+ * [batch, ...] and M scan inputs [batch, sequence, ...], every one with the
+ * same batch and sequence dims; the body takes one batch entry's state and
+ * element. A final state is carried() of the initial value and the body's
+ * state under the initial value's batch dim; a scan output the body's
+ * output under [batch, sequence] of the first scan input (padded to the
+ * sequence dim when sequence_lens is shorter). */
+static onnxshape_status scan8(an_ctx *c, const graph_node *n, const model_graph *body, int64_t m) {
+  if (n->n_inputs < 1 || (uint64_t)m > n->n_inputs - 1 || body->n_inputs != n->n_inputs - 1 ||
+      body->n_outputs != n->n_outputs) {
+    return ONNXSHAPE_OK;
+  }
+  size_t n_state = n->n_inputs - 1 - (size_t)m;
+  if (n->n_outputs < n_state) return ONNXSHAPE_OK;
+  an_elem batch = an_unknown(), len = an_unknown();
+  const slot_info *first = in(c, n, 1 + n_state);
+  if (first != NULL && first->rank_known) {
+    if (first->rank < 2) return ONNXSHAPE_OK; /* the node fails */
+    batch = first->dims[0];
+    len = first->dims[1];
+  }
+  for (size_t i = 0; i < n->n_outputs; i++) {
+    slot_info *out = an_out(c, n, i);
+    const slot_info *last = &c->slots[body->output_slots[i]];
+    slot_info under;
+    memset(&under, 0, sizeof under);
+    int ok;
+    if (i < n_state) {
+      const slot_info *init = in(c, n, 1 + i);
+      an_elem b = init != NULL && init->rank_known && init->rank > 0 ? init->dims[0] : batch;
+      ok = out == NULL || (stacked(c, &under, last, 0, b) && carried(c, out, init, &under));
+    } else {
+      ok = out == NULL || (stacked(c, &under, last, 0, len) && stacked(c, out, &under, 0, batch));
+    }
+    if (!ok) return ONNXSHAPE_ERR_OUT_OF_MEMORY;
+  }
+  return ONNXSHAPE_OK;
+}
+
+/* Scan: from version 9, the N states as carried() gives them; the K scan
+ * outputs stacked along scan_output_axes over the sequence, whose length is
+ * the first scan input's dim along its scan_input_axes. Scan-8 batches
+ * (scan8). */
 onnxshape_status onnxshape__an_op_scan(an_ctx *c, const graph_node *n, onnxshape_diag *diag) {
   (void)diag;
   const model_graph *body = an_subgraph(n, "body");
   int64_t m = an_attr_int(n, "num_scan_inputs", 0);
+  if (body != NULL && n->version < 9 && m >= 1) return scan8(c, n, body, m);
   if (body == NULL || n->version < 9 || m < 1 || (uint64_t)m > n->n_inputs ||
       body->n_inputs != n->n_inputs || body->n_outputs != n->n_outputs) {
     return ONNXSHAPE_OK;
