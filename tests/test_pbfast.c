@@ -787,6 +787,17 @@ static void test_arena_memory_is_zeroed(void) {
   dirty_arenas(2, 5, 100);
   dirty_arenas(3, 20, 300);
   dirty_arenas(3, 20, 300);
+#if defined(__GNUC__)
+  /* Two kept, and taken again by the next two arenas. */
+  CHECK(onnxshape__arena_spares() == 2);
+  onnxshape__arena *a = onnxshape__arena_new(SIZE_MAX);
+  CHECK(onnxshape__arena_spares() == 1);
+  onnxshape__arena *b = onnxshape__arena_new(SIZE_MAX);
+  CHECK(onnxshape__arena_spares() == 0);
+  onnxshape__arena_release(a);
+  onnxshape__arena_release(b);
+  CHECK(onnxshape__arena_spares() == 2);
+#endif
 }
 
 /* covers: MODEL-DECODE */

@@ -64,6 +64,12 @@ static int keep_spare(unsigned char *mem, size_t used) {
   return 0;
 }
 
+size_t onnxshape__arena_spares(void) {
+  size_t held = 0;
+  for (size_t i = 0; i < SPARES; i++) held += atomic_load(&spare[i]) != NULL;
+  return held;
+}
+
 onnxshape__arena *onnxshape__arena_new(size_t limit) {
   if (onnxshape__alloc_fails()) return NULL;
   unsigned char *mem = take_spare();

@@ -82,6 +82,8 @@ int onnxshape__arena_charge(onnxshape__arena *a, size_t n);
 void onnxshape__arena_detach(onnxshape__arena *a);
 /* Releases the arena and everything allocated from it. NULL is allowed. */
 void onnxshape__arena_release(onnxshape__arena *a);
+/* How many released arenas are kept for reuse now (0 to 2; tests). */
+size_t onnxshape__arena_spares(void);
 /* The slow path of onnxshape__arena_alloc: a new block. */
 void *onnxshape__arena_grow(onnxshape__arena *a, size_t size);
 
