@@ -37,12 +37,29 @@ onnxshape_status onnxshape__an_op_branches(an_ctx *c, const graph_node *n, onnxs
   return ONNXSHAPE_OK;
 }
 
-/* A state carried through a loop: what the initial value `init` and the
- * body's output `last` have in common (no iteration gives init, the last
- * gives last). */
+/* A state carried through a Scan: the specification requires every state
+ * to keep its shape from one iteration to the next (onnxruntime refuses a
+ * body whose state output differs from the state), and no iteration gives
+ * the initial value `init` itself, so the final state has init's type,
+ * rank and dims; what init leaves unknown is the body's output `last`'s
+ * where that is known, a dim only where it is a number (an expression
+ * there may hold the body's own symbols). Values are not carried (the body
+ * may change them). */
 static int carried(an_ctx *c, slot_info *out, const slot_info *init, const slot_info *last) {
   if (out == NULL || init == NULL) return 1;
-  return an_join(c, out, init, last);
+  if (init->kind != 0 || last->kind != 0) return an_join(c, out, init, last);
+  memset(out, 0, sizeof *out);
+  out->type = init->type != 0 ? init->type : last->type;
+  if (!init->rank_known && !last->rank_known) return 1;
+  size_t rank = init->rank_known ? init->rank : last->rank;
+  if (!an_set_rank(c, out, rank)) return 0;
+  int same_rank = last->rank_known && last->rank == rank;
+  for (size_t i = 0; i < rank; i++) {
+    an_elem d = init->rank_known ? init->dims[i] : an_unknown();
+    int from_body = !d.known && d.e == NULL && same_rank && last->dims[i].known;
+    out->dims[i] = from_body ? last->dims[i] : d;
+  }
+  return 1;
 }
 
 /* A scan output: the body's per-iteration output `each` stacked along
@@ -103,7 +120,7 @@ static int64_t scan_axis(const graph_node *n, const char *name, size_t count, si
  * [batch, ...] and M scan inputs [batch, sequence, ...], every one with the
  * same batch and sequence dims; the body takes one batch entry's state and
  * element. A final state is carried() of the initial value and the body's
- * state under the initial value's batch dim; a scan output the body's
+ * state output under the initial value's batch dim; a scan output the body's
  * output under [batch, sequence] of the first scan input (padded to the
  * sequence dim when sequence_lens is shorter). */
 static onnxshape_status scan8(an_ctx *c, const graph_node *n, const model_graph *body, int64_t m) {

@@ -231,6 +231,7 @@ async function runOrt(c) {
 function runOurs(c, file) {
   fs.writeFileSync(file, c.model);
   const p = spawnSync(args.tool, ['infer', '--json', file], { encoding: 'utf8' });
+  if (p.error) return { error: `could not run ${args.tool}: ${p.error.message}` };
   if (p.status === 1) return { fails: true, message: p.stderr.trim() };
   if (p.status !== 0) return { error: `exit ${p.status} signal ${p.signal}: ${p.stderr.trim()}` };
   // Numbers past 2^53 must not go through JSON.parse's doubles.
