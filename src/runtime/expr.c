@@ -130,6 +130,11 @@ static uint32_t atom_depth(const an_atom *a) { return ((const an_atom_full *)a)-
 
 /* ---- the tables ---------------------------------------------------------- */
 
+/* Doubles t when it is half full, charging an entry's move each. The probes
+ * of the moves are not charged one by one: the hashes are fixed
+ * (onnxshape__name_hash_fixed), so names made to collide make them as
+ * many as the probes of the entries' insertions, which were charged, and
+ * the doublings together cost at most 4/3 of those. */
 static int table_grow(an_exprs *x, table *t, uint64_t (*hash_of)(const void *)) {
   if (2 * (t->n + 1) <= t->mask + 1 && t->slots != NULL) return 1;
   size_t size = t->slots == NULL ? 64 : 2 * (t->mask + 1);
@@ -406,7 +411,7 @@ static const an_atom *symbol_atom(an_exprs *x, const char *name) {
   size_t len = strlen(name);
   if (!charge(x, len / 16 + 1)) return NULL;
   an_atom want = {AN_ATOM_SYMBOL, name, NULL, NULL, 0, NULL, 0, 0,
-                  mix(0x1u, onnxshape__name_hash(name)), 0};
+                  mix(0x1u, onnxshape__name_hash_fixed(name)), 0};
   return intern_atom(x, &want, 0);
 }
 
@@ -431,7 +436,7 @@ an_val an_expr_symbol_held(an_exprs *x, const char *name) {
 /* 1 when a symbol atom named `name` (fresh or the model's, as `fresh`
  * says) is interned, 0 when not, -1 when the probe cannot be paid for. */
 static int symbol_taken(an_exprs *x, const char *name, int fresh) {
-  uint64_t hash = mix(fresh ? 0x3u : 0x1u, onnxshape__name_hash(name));
+  uint64_t hash = mix(fresh ? 0x3u : 0x1u, onnxshape__name_hash_fixed(name));
   for (size_t at = (size_t)hash & x->atoms.mask; x->atoms.slots[at] != NULL;
        at = (at + 1) & x->atoms.mask) {
     const an_atom *a = x->atoms.slots[at];
@@ -471,7 +476,7 @@ an_val an_expr_fresh(an_exprs *x, const char *base) {
     if (taken < 0) return an_val_unknown();
     if (taken == 0) {
       an_atom probe = {AN_ATOM_SYMBOL, name, NULL, NULL, 0, NULL, 0, 0,
-                       mix(0x3u, onnxshape__name_hash(name)), 1};
+                       mix(0x3u, onnxshape__name_hash_fixed(name)), 1};
       return atom_value(x, intern_atom(x, &probe, 0));
     }
   }

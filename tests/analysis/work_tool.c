@@ -7,10 +7,13 @@
  * process, LIMIT-HASH), so that probes, and the work they are charged,
  * are the same on every run and on every host with a 64-bit size_t (the
  * name hash is folded to size_t; work.py's ledger). size_bits says which.
- * Usage: work_tool [--fixed-key] MODEL [NAME...] */
+ * --key K0 K1 (hexadecimal) sets another key: the analysis's work must not
+ * depend on it (its symbols hash under a fixed key of their own).
+ * Usage: work_tool [--fixed-key | --key K0 K1] MODEL [NAME...] */
 #include <onnxshape.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../src/onnx/hash.h"
@@ -20,6 +23,10 @@ int main(int argc, char **argv) {
     onnxshape__hash_set_key(0x0123456789abcdefu, 0xfedcba9876543210u);
     argv++;
     argc--;
+  } else if (argc >= 4 && strcmp(argv[1], "--key") == 0) {
+    onnxshape__hash_set_key(strtoull(argv[2], NULL, 16), strtoull(argv[3], NULL, 16));
+    argv += 3;
+    argc -= 3;
   }
   if (argc < 2) {
     fprintf(stderr, "usage: work_tool MODEL [NAME...]\n");

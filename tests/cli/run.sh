@@ -12,6 +12,7 @@ bin=$1 src=$2 work=$3 shard=${4:-1/1}
 k=${shard%/*} n=${shard#*/}
 case "$shard" in
   */*/*|*[!0-9/]*|/*|*/) echo "run.sh: K/N must be two numbers, not '$shard'" >&2; exit 2 ;;
+  0*|*/0*) echo "run.sh: K/N needs 1 <= K <= N, written without leading zeros, not '$shard'" >&2; exit 2 ;;
   */*) ;;
   *) echo "run.sh: K/N must be two numbers, not '$shard'" >&2; exit 2 ;;
 esac
