@@ -103,11 +103,18 @@ uint64_t onnxshape__bytes_hash(const void *p, size_t n) {
   return siphash13(p, n, key);
 }
 
-size_t onnxshape__name_hash(const char *name) {
+/* A name's hash under key k, its two halves folded together (counted in
+ * onnxshape__name_bytes). */
+static uint64_t name_hash_under(const char *name, const uint64_t k[2]) {
   size_t n = strlen(name);
   onnxshape__name_bytes += n;
-  uint64_t h = onnxshape__bytes_hash(name, n);
-  return (size_t)(h ^ (h >> 32));
+  uint64_t h = siphash13((const unsigned char *)name, n, k);
+  return h ^ (h >> 32);
+}
+
+size_t onnxshape__name_hash(const char *name) {
+  (void)pthread_once(&key_once, draw_key);
+  return (size_t)name_hash_under(name, key);
 }
 
 /* The key of onnxshape__name_hash_fixed: any fixed value does; this one is
@@ -115,9 +122,4 @@ size_t onnxshape__name_hash(const char *name) {
  * ledger recorded under it stays as it was. */
 static const uint64_t fixed_key[2] = {UINT64_C(0x0123456789abcdef), UINT64_C(0xfedcba9876543210)};
 
-uint64_t onnxshape__name_hash_fixed(const char *name) {
-  size_t n = strlen(name);
-  onnxshape__name_bytes += n;
-  uint64_t h = siphash13((const unsigned char *)name, n, fixed_key);
-  return h ^ (h >> 32);
-}
+uint64_t onnxshape__name_hash_fixed(const char *name) { return name_hash_under(name, fixed_key); }
