@@ -37,27 +37,44 @@ onnxshape_status onnxshape__an_op_branches(an_ctx *c, const graph_node *n, onnxs
   return ONNXSHAPE_OK;
 }
 
-/* A state carried through a Scan: the specification requires every state
- * to keep its shape from one iteration to the next (onnxruntime refuses a
- * body whose state output differs from the state), and no iteration gives
- * the initial value `init` itself, so the final state has init's type,
- * rank and dims; what init leaves unknown is the body's output `last`'s
- * where that is known, a dim only where it is a number (an expression
- * there may hold the body's own symbols). Values are not carried (the body
- * may change them). */
-static int carried(an_ctx *c, slot_info *out, const slot_info *init, const slot_info *last) {
+/* A state carried through a Scan: the initial value `init` when no
+ * iteration runs, else the body's state output of the last one, `last`,
+ * which the body computes from its declared input `decl` (the body runs
+ * only on a state that fits that declaration, so a number there is
+ * init's too in a valid model). onnxruntime does not hold the body to
+ * the state's shape: a body returning a Constant of another shape with as
+ * many elements gives that shape (a review's model: state [2,3], body
+ * Constant [3,2], final state [3,2]). So the final state has init's type
+ * (else the body's), and where the rank is certain (the body's rank when
+ * an iteration is certain to run, `once`, or when it is init's), each dim:
+ * the body's number when an iteration is certain, or when init has it;
+ * init's where the body passes its input's dim through (the same
+ * expression or number as `decl`'s: by induction every iteration keeps
+ * it); the body's where it is init's; else unknown. Values are not
+ * carried (the body may change them). */
+static int carried(an_ctx *c, slot_info *out, const slot_info *init, const slot_info *last,
+                   const slot_info *decl, int once) {
   if (out == NULL || init == NULL) return 1;
   if (init->kind != 0 || last->kind != 0) return an_join(c, out, init, last);
   memset(out, 0, sizeof *out);
   out->type = init->type != 0 ? init->type : last->type;
-  if (!init->rank_known && !last->rank_known) return 1;
-  size_t rank = init->rank_known ? init->rank : last->rank;
+  if (!last->rank_known) return 1;
+  size_t rank = last->rank;
+  int decl_same = decl != NULL && decl->kind == 0 && decl->rank_known && decl->rank == rank;
+  int init_same = init->rank_known ? init->rank == rank : decl_same;
+  if (!once && !init_same) return 1;
   if (!an_set_rank(c, out, rank)) return 0;
-  int same_rank = last->rank_known && last->rank == rank;
   for (size_t i = 0; i < rank; i++) {
-    an_elem d = init->rank_known ? init->dims[i] : an_unknown();
-    int from_body = !d.known && d.e == NULL && same_rank && last->dims[i].known;
-    out->dims[i] = from_body ? last->dims[i] : d;
+    an_elem l = last->dims[i], d = decl_same ? decl->dims[i] : an_unknown();
+    an_elem v = init->rank_known && init_same ? init->dims[i] : an_unknown();
+    if (!an_is_set(v) && d.known) v = d; /* a valid model's init fits the body */
+    if (same_elem(c, l, d)) { /* passed through */
+      out->dims[i] = v;
+    } else if (l.known) {
+      out->dims[i] = once || (v.known && v.v == l.v) ? l : an_unknown();
+    } else {
+      out->dims[i] = same_elem(c, l, v) ? l : an_unknown();
+    }
   }
   return 1;
 }
@@ -120,7 +137,9 @@ static int64_t scan_axis(const graph_node *n, const char *name, size_t count, si
  * [batch, ...] and M scan inputs [batch, sequence, ...], every one with the
  * same batch and sequence dims; the body takes one batch entry's state and
  * element. A final state is carried() of the initial value and the body's
- * state output under the initial value's batch dim; a scan output the body's
+ * state output and declared state input under the initial value's batch
+ * dim, an iteration certain when the sequence is >= 1 long and no
+ * sequence_lens is given; a scan output the body's
  * output under [batch, sequence] of the first scan input (padded to the
  * sequence dim when sequence_lens is shorter). */
 static onnxshape_status scan8(an_ctx *c, const graph_node *n, const model_graph *body, int64_t m) {
@@ -137,6 +156,9 @@ static onnxshape_status scan8(an_ctx *c, const graph_node *n, const model_graph 
     batch = first->dims[0];
     len = first->dims[1];
   }
+  /* An iteration is certain to run when the sequence has a length of at
+   * least 1 and no sequence_lens may make one entry's 0. */
+  int once = len.known && len.v >= 1 && in(c, n, 0) == NULL;
   for (size_t i = 0; i < n->n_outputs; i++) {
     slot_info *out = an_out(c, n, i);
     const slot_info *last = &c->slots[body->output_slots[i]];
@@ -146,7 +168,12 @@ static onnxshape_status scan8(an_ctx *c, const graph_node *n, const model_graph 
     if (i < n_state) {
       const slot_info *init = in(c, n, 1 + i);
       an_elem b = init != NULL && init->rank_known && init->rank > 0 ? init->dims[0] : batch;
-      ok = out == NULL || (stacked(c, &under, last, 0, b) && carried(c, out, init, &under));
+      slot_info decl_under;
+      memset(&decl_under, 0, sizeof decl_under);
+      ok = out == NULL ||
+           (stacked(c, &under, last, 0, b) &&
+            stacked(c, &decl_under, &c->slots[body->input_slots[i]], 0, b) &&
+            carried(c, out, init, &under, &decl_under, once));
     } else {
       ok = out == NULL || (stacked(c, &under, last, 0, len) && stacked(c, out, &under, 0, batch));
     }
@@ -183,7 +210,8 @@ onnxshape_status onnxshape__an_op_scan(an_ctx *c, const graph_node *n, onnxshape
     const slot_info *last = &c->slots[body->output_slots[i]];
     int ok;
     if (i < n_state) {
-      ok = carried(c, out, in(c, n, i), last);
+      ok = carried(c, out, in(c, n, i), last, &c->slots[body->input_slots[i]],
+                   len.known && len.v >= 1);
     } else {
       int64_t ax = last->rank_known
                        ? scan_axis(n, "scan_output_axes", n_scan, i - n_state, last->rank + 1)
