@@ -246,10 +246,10 @@ static int eval_gather(an_ctx *c, const graph_node *n) {
 static int slice_range(int64_t dim, int64_t start, int64_t end, int64_t step, int64_t *first,
                        int64_t *count) {
   if (step == 0) return 0;
-  /* An end of INT64_MAX with a negative step: the specification clamps it
-   * to dim - 1, onnxruntime reads it as "through index 0"
-   * (docs/divergences.md D9): not evaluated. */
-  if (step < 0 && end == INT64_MAX) return 0;
+  /* An end of INT64_MAX or INT32_MAX with a negative step: the
+   * specification clamps it to dim - 1, onnxruntime reads either as
+   * "through index 0" (docs/divergences.md D9): not evaluated. */
+  if (step < 0 && (end == INT64_MAX || end == INT32_MAX)) return 0;
   if (start < 0) start += dim;
   if (end < 0) end += dim;
   uint64_t span, stride;
@@ -396,6 +396,15 @@ static int eval_concat(an_ctx *c, const graph_node *n) {
   axis = an_norm_axis(axis, r, n->version >= 11);
   if (axis < 0) return 1;
   if (!an_set_rank(c, out, r)) return 0;
+  unsigned char *empty = an_alloc(c, n->n_inputs, 1);
+  if (empty == NULL) return 0;
+  int all_empty = 1;
+  for (size_t i = 0; i < n->n_inputs; i++) {
+    const slot_info *x = in(c, n, i);
+    empty[i] = 0;
+    for (size_t d = 0; d < r; d++) empty[i] |= x->dims[d].known && x->dims[d].v == 0;
+    all_empty &= empty[i];
+  }
   for (size_t d = 0; d < r; d++) {
     if ((int64_t)d == axis) {
       an_elem sum = an_num(0);
@@ -404,15 +413,26 @@ static int eval_concat(an_ctx *c, const graph_node *n) {
       continue;
     }
     /* The other dims are equal in a valid model: a number if any is one,
-     * else an expression; the expressions are recorded as equal. */
+     * else an expression; the expressions are recorded as equal. But
+     * onnxruntime checks no dim of an empty input and takes the other dims
+     * from the first input that is not empty (input 0's when all are;
+     * docs/divergences.md D16): an input certain to be empty (a dim of 0)
+     * is left out, and two numbers that differ leave the dim unknown (the
+     * node runs only where the inputs of one of them are empty). */
+    if (all_empty) {
+      out->dims[d] = x0->dims[d];
+      continue;
+    }
     an_elem e = an_unknown();
+    int differ = 0;
     for (size_t i = 0; i < n->n_inputs; i++) {
       an_elem x = in(c, n, i)->dims[d];
-      if (!an_is_set(x)) continue;
-      if (an_is_set(e)) an_equate(c, e, x);
+      if (empty[i] || !an_is_set(x)) continue;
+      if (e.known && x.known && e.v != x.v) differ = 1;
+      else if (an_is_set(e)) an_equate(c, e, x);
       if (!e.known) e = x;
     }
-    out->dims[d] = e;
+    out->dims[d] = differ ? an_unknown() : e;
   }
   if (r != 1) return 1;
   size_t total = 0;

@@ -155,16 +155,23 @@ static int eval_flatten(an_ctx *c, const graph_node *n) {
 /* ---- Split ---------------------------------------------------------------- */
 
 /* The part lengths of an equal split of d into k parts: Split-18 with
- * num_outputs, ceil(d/k) each and the rest last (onnxruntime's and the
- * specification's "the last chunk smaller"), valid only when the last is
- * at least 1; before 18, d/k each, valid only when k divides d. */
+ * num_outputs, ceil(d/k) each and the rest last (the specification's "the
+ * last chunk smaller"), valid only when the last is at least 1; before 18,
+ * d/k each, valid only when k divides d. onnxruntime computes that ceiling
+ * in float, ceil((float)d / k), which differs from the exact one past
+ * 2^24 (a review's model: d = 16777227, k = 3 gives 5592410, 5592410,
+ * 5592407, not 5592409 three times; docs/divergences.md D14): so only a
+ * number d up to 2^24 is evaluated (there the two agree), not a symbol. */
 static void split_equal(an_ctx *c, const graph_node *n, an_elem d, size_t k, an_elem *part) {
   an_exprs *x = c->x;
   an_elem chunk, last;
   if (n->version >= 18) {
-    chunk = an_expr_ceil_div(x, d, (int64_t)k);
-    last = an_expr_sub(x, d, an_expr_mul(x, chunk, an_num((int64_t)k - 1)));
-    if (d.known && (d.v <= 0 || !last.known || last.v < 1)) chunk = last = an_unknown();
+    chunk = last = an_unknown();
+    if (d.known && d.v >= 1 && d.v <= ((int64_t)1 << 24)) {
+      chunk = an_expr_ceil_div(x, d, (int64_t)k);
+      last = an_expr_sub(x, d, an_expr_mul(x, chunk, an_num((int64_t)k - 1)));
+      if (!last.known || last.v < 1) chunk = last = an_unknown();
+    }
   } else {
     chunk = last = an_div_valid(c, d, (int64_t)k);
   }
@@ -334,13 +341,27 @@ int an_reduce_dims(an_ctx *c, const graph_node *n, int since, slot_info *out, co
 }
 
 /* The reductions other than ReduceProd (analysis.c, which also computes
- * its value): dims only. */
+ * its value): dims only, and the input's values where noop_with_empty_axes
+ * leaves it as it is and the reduction of one element is that element
+ * (Sum, Max, Min, Mean). ReduceSumSquare, L1, L2, LogSum and LogSumExp
+ * still apply their element function there in onnxruntime (a review's
+ * model: ReduceSumSquare of {2,-3,4} with no axes gives {4,9,16}), which
+ * the specification's "equivalent to input tensor" does not say: their
+ * values are not claimed. */
 static int eval_reduce(an_ctx *c, const graph_node *n) {
   const slot_info *x = in(c, n, 0);
   int all;
   if (x == NULL) return 1;
   int since = n->op == OP_REDUCE_SUM ? 13 : 18;
-  return an_reduce_dims(c, n, since, an_out(c, n, 0), x, &all);
+  slot_info *out = an_out(c, n, 0);
+  if (!an_reduce_dims(c, n, since, out, x, &all)) return 0;
+  if (n->op != OP_REDUCE_SUM && n->op != OP_REDUCE_MAX && n->op != OP_REDUCE_MIN &&
+      n->op != OP_REDUCE_MEAN) {
+    out->vals_known = 0;
+    out->n_vals = 0;
+    out->value = NULL;
+  }
+  return 1;
 }
 
 /* ArgMax, ArgMin: int64 indices, the axis (negatives from version 11)
