@@ -47,6 +47,7 @@
 #define an_int_list onnxshape__an_int_list
 #define an_list_length onnxshape__an_list_length
 #define an_norm_axis onnxshape__an_norm_axis
+#define an_scan_element onnxshape__an_scan_element
 #define an_in_range onnxshape__an_in_range
 #define an_broadcast onnxshape__an_broadcast
 #define an_out onnxshape__an_out
@@ -303,6 +304,11 @@ int an_list_length(an_ctx *c, const graph_node *n, const char *name, int since, 
 /* An axis in [-r, r-1] (or [0, r-1] when negatives are not allowed) as
  * 0..r-1, or -1. */
 int64_t an_norm_axis(int64_t axis, size_t r, int negative_ok);
+/* Body input i of Scan node n when it is a scan input: the outer value's
+ * element in *s, 1 (-1 when out of budget or memory); 0 for a state
+ * (ops_control.c). */
+int an_scan_element(an_ctx *c, const graph_node *n, const model_graph *body, size_t i,
+                    slot_info *s);
 /* e when it is a number in type's range (or not a number), else unknown. */
 an_elem an_in_range(an_elem e, int32_t type);
 /* out's dims: the multidirectional broadcast of the k inputs' dims (a

@@ -34,6 +34,10 @@ struct onnxshape_inference {
   slot_info *slots;            /* by slot id, in arena (while the analysis runs) */
   unsigned char *origin;       /* by slot id: its onnxshape_origin (in arena) */
   unsigned char *decl_used;    /* by slot id: 1 when a declaration completed its evaluation */
+  unsigned char *hearsay;      /* by slot id: 1 when what is known of it rests on a declaration
+                                  onnxruntime does not hold the value to (a subgraph's input,
+                                  a node's output not evaluated, dims a declaration completed),
+                                  or on such a value: a node that fails on it may yet run */
   onnxshape__arena *arena;     /* everything, within the model's memory limit (LIMIT-MEMORY) */
   onnxshape_infer_summary summary;
   onnxshape_op_count counts[ONNXSHAPE__OP_COUNT_MAX];
@@ -288,6 +292,31 @@ static onnxshape_status intern_model_symbols(analysis *a) {
   return out_of_memory(a);
 }
 
+/* Input i of subgraph g, declared d: a Scan body's scan input is the
+ * outer input's element (an_scan_element: onnxruntime does not hold it to
+ * the declaration); a Loop body's carried value (from input 2) has the
+ * declared type alone (onnxruntime runs a body whose carried values change
+ * shape, even rank, between iterations, whatever the body declares);
+ * anything else is what the body declares. 0 when out of budget or
+ * memory. */
+static int subgraph_input(analysis *a, const model_graph *g, size_t i, const value_decl *d,
+                          slot_info *s) {
+  const graph_node *owner = g->owner;
+  if (owner != NULL && owner->op == OP_SCAN) {
+    int bound = an_scan_element(&a->ctx, owner, g, i, s);
+    /* onnxruntime refuses an element type the body does not declare */
+    if (bound > 0 && s->type == 0 && d->has_type) s->type = d->elem_type;
+    if (bound != 0) return bound > 0;
+  }
+  if (!an_from_decl(&a->ctx, s, d)) return 0;
+  if (owner != NULL && owner->op == OP_LOOP && i >= 2 && s->kind == 0) {
+    int32_t t = s->type;
+    memset(s, 0, sizeof *s);
+    s->type = t;
+  }
+  return 1;
+}
+
 /* The values a graph defines before its nodes: inputs, initializers,
  * sparse initializers. */
 static onnxshape_status graph_sources(analysis *a, const model_graph *g) {
@@ -303,7 +332,9 @@ static onnxshape_status graph_sources(analysis *a, const model_graph *g) {
       } else if (g->depth == 0) {
         ok = bind_input(a, vs->input_index, s);
       } else {
-        ok = an_from_decl(&a->ctx, s, d);
+        ok = subgraph_input(a, g, vs->input_index, d, s);
+        /* a function's body takes its call's values (analyse_call) */
+        if (g->owner == NULL || g->owner->body != g) a->inf->hearsay[vs->id] = 1;
       }
     } else if (vs->kind == SLOT_INITIALIZER) {
       ok = an_from_tensor(&a->ctx, s, &vs->init->view, 1);
@@ -399,8 +430,9 @@ static onnxshape_status analyse_call(analysis *a, const graph_node *n, int certa
   const model_graph *body = n->body;
   for (size_t k = 0; k < body->n_inputs; k++) {
     slot_info *in = &a->ctx.slots[body->input_slots[k]];
-    if (k < n->n_inputs && n->inputs[k] != NO_SLOT &&
-        !an_copy(&a->ctx, in, &a->ctx.slots[n->inputs[k]])) {
+    int given = k < n->n_inputs && n->inputs[k] != NO_SLOT;
+    a->inf->hearsay[body->input_slots[k]] = (unsigned char)(given && a->inf->hearsay[n->inputs[k]]);
+    if (given && !an_copy(&a->ctx, in, &a->ctx.slots[n->inputs[k]])) {
       onnxshape_status st = value_stopped(a, in);
       if (st != ONNXSHAPE_OK) return st;
     }
@@ -462,6 +494,27 @@ static int record_failure(analysis *a, onnxshape_status st, const char *msg) {
   return 1;
 }
 
+/* 1 when output i of call n is the function body's output that rests on
+ * hearsay. */
+static int body_hearsay(const analysis *a, const graph_node *n, size_t i) {
+  return i < n->body->n_outputs && a->inf->hearsay[n->body->output_slots[i]];
+}
+
+/* 1 when what is known of an input of n, or of a value its subgraphs
+ * return, rests on a declaration onnxruntime does not hold it to. */
+static int hears_say(const analysis *a, const graph_node *n) {
+  for (size_t i = 0; i < n->n_inputs; i++) {
+    if (n->inputs[i] != NO_SLOT && a->inf->hearsay[n->inputs[i]]) return 1;
+  }
+  for (size_t k = 0; k < n->n_subgraphs; k++) {
+    const model_graph *sg = n->subgraphs[k].graph;
+    for (size_t i = 0; i < sg->n_outputs; i++) {
+      if (a->inf->hearsay[sg->output_slots[i]]) return 1;
+    }
+  }
+  return 0;
+}
+
 static onnxshape_status analyse_node(analysis *a, const model_graph *g, const graph_node *n,
                                      int certain) {
   onnxshape_diag *diag = a->diag;
@@ -470,13 +523,37 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
   if (st != ONNXSHAPE_OK) return st;
   if (diag != NULL) diag->node = n->label;
   a->ctx.certain = certain;
+  int heard = hears_say(a, n);
   st = an_eval(&a->ctx, n, diag);
   if (st == ONNXSHAPE_ERR_OUT_OF_MEMORY) {
     if (diag != NULL) diag->node = caller;
     return out_of_memory(a);
   }
   int failed = st != ONNXSHAPE_OK;
-  if (failed) {
+  if (failed && heard) {
+    /* It fails on what declarations say of its inputs, which onnxruntime
+     * does not hold the values to: a declaration is wrong, or the node
+     * fails. A conflict for check, not a node certain to fail; its outputs
+     * are unknown. */
+    char msg[ONNXSHAPE_DIAG_SIZE], text[ONNXSHAPE_DIAG_SIZE];
+    (void)onnxshape__format(text, sizeof text,
+                            "{}, on dims its inputs take from declarations: a declaration is "
+                            "wrong, or the node fails",
+                            ONNXSHAPE__ARGS(ARG_TEXT(diag != NULL ? diag->message
+                                                                  : onnxshape_status_text(st))));
+    onnxshape__in_graph(msg, sizeof msg, g->path, certain ? NULL : "(a subgraph that may not run)",
+                        text);
+    if (diag != NULL) {
+      diag->node = caller;
+      onnxshape__diag_clear(diag);
+    }
+    report_node(a, CHECK_CONFLICT, g, n, msg);
+    for (size_t i = 0; i < n->n_outputs; i++) {
+      if (n->outputs[i] != NO_SLOT) memset(&a->ctx.slots[n->outputs[i]], 0, sizeof(slot_info));
+    }
+    failed = 0;
+    st = ONNXSHAPE_OK;
+  } else if (failed) {
     /* A node that cannot succeed whatever the data. */
     char msg[ONNXSHAPE_DIAG_SIZE];
     const char *text = diag != NULL ? diag->message : onnxshape_status_text(st);
@@ -522,6 +599,13 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
       if (st != ONNXSHAPE_OK) return st;
     }
     a->inf->decl_used[id] = (unsigned char)(computes && !failed && filled);
+  }
+  for (size_t i = 0; i < n->n_outputs; i++) {
+    size_t id = n->outputs[i];
+    if (id == NO_SLOT) continue;
+    a->inf->hearsay[id] = (unsigned char)(heard || a->inf->decl_used[id] ||
+                                          a->inf->origin[id] == ONNXSHAPE_ORIGIN_DECLARED ||
+                                          (n->body != NULL && body_hearsay(a, n, i)));
   }
   /* The budget ran out on this node (its evaluation, its call or its
    * declarations; each node is counted once, when it stops). */
@@ -777,11 +861,14 @@ static onnxshape_status infer_model(const onnxshape_model *m, const onnxshape_in
     inf->infos = onnxshape__arena_alloc(inf->arena, n * sizeof *inf->infos);
     inf->origin = onnxshape__arena_alloc(inf->arena, n);
     inf->decl_used = onnxshape__arena_alloc(inf->arena, n);
-    if (inf->slots == NULL || inf->infos == NULL || inf->origin == NULL || inf->decl_used == NULL) {
+    inf->hearsay = onnxshape__arena_alloc(inf->arena, n);
+    if (inf->slots == NULL || inf->infos == NULL || inf->origin == NULL || inf->decl_used == NULL ||
+        inf->hearsay == NULL) {
       st = out_of_memory(&a);
     } else {
       memset(inf->origin, 0, n);
       memset(inf->decl_used, 0, n);
+      memset(inf->hearsay, 0, n);
     }
   }
   a.ctx.slots = inf->slots;

@@ -133,6 +133,41 @@ static int64_t scan_axis(const graph_node *n, const char *name, size_t count, si
   return an_norm_axis(axes != NULL ? axes[i] : 0, r, n->version >= 11);
 }
 
+/* Body input i of Scan node n (its body `body`) when it is a scan input:
+ * the outer input's element, its type and its dims without the scan axis
+ * (Scan-8: without the batch and sequence axes), 1 and *s set; 0 for a
+ * state (and for a node whose inputs do not fit its body). onnxruntime
+ * does not hold the element to the body's declaration (a review's model:
+ * a body declaring [3] for an element of [5] runs, and what the body
+ * computes from it is of 5), so analysis takes it from the outer value.
+ * An axis out of range leaves the element's dims unknown. */
+int an_scan_element(an_ctx *c, const graph_node *n, const model_graph *body, size_t i,
+                    slot_info *s) {
+  int64_t m = an_attr_int(n, "num_scan_inputs", 0);
+  size_t lead = n->version < 9 ? 1 : 0;
+  if (m < 1 || (uint64_t)m > body->n_inputs || body->n_inputs + lead != n->n_inputs ||
+      i < body->n_inputs - (size_t)m) {
+    return 0;
+  }
+  const slot_info *x = in(c, n, i + lead);
+  memset(s, 0, sizeof *s);
+  if (x == NULL || x->kind != 0) return 1;
+  s->type = x->type;
+  if (!x->rank_known) return 1;
+  size_t drop = n->version < 9 ? 2 : 1;
+  if (x->rank < drop) return 1;
+  int64_t ax = 0;
+  if (n->version >= 9) {
+    ax = scan_axis(n, "scan_input_axes", (size_t)m, i - (body->n_inputs - (size_t)m), x->rank);
+    if (ax < 0) return 1;
+  }
+  if (!an_set_rank(c, s, x->rank - drop)) return -1;
+  for (size_t k = 0, j = 0; k < x->rank; k++) {
+    if (n->version < 9 ? k >= 2 : (int64_t)k != ax) s->dims[j++] = x->dims[k];
+  }
+  return 1;
+}
+
 /* Scan-8, batched: input 0 is sequence_lens (optional), then N states
  * [batch, ...] and M scan inputs [batch, sequence, ...], every one with the
  * same batch and sequence dims; the body takes one batch entry's state and
