@@ -317,6 +317,25 @@ static int subgraph_input(analysis *a, const model_graph *g, size_t i, const val
   return 1;
 }
 
+/* Whether input i of subgraph g rests on hearsay: a Scan's scan input
+ * as much as the outer input it is taken from; a Loop's iteration number
+ * and condition not at all (the specification fixes them: int64 and bool
+ * scalars); any other what the body declares. */
+static int subgraph_input_hearsay(const analysis *a, const model_graph *g, size_t i) {
+  const graph_node *owner = g->owner;
+  if (owner != NULL && owner->op == OP_LOOP && i < 2) return 0;
+  if (owner != NULL && owner->op == OP_SCAN) {
+    int64_t m = an_attr_int(owner, "num_scan_inputs", 0);
+    size_t lead = owner->version < 9 ? 1 : 0;
+    if (m >= 1 && (uint64_t)m <= g->n_inputs && g->n_inputs + lead == owner->n_inputs &&
+        i >= g->n_inputs - (size_t)m) {
+      size_t id = owner->inputs[i + lead];
+      return id != NO_SLOT && a->inf->hearsay[id];
+    }
+  }
+  return 1;
+}
+
 /* The values a graph defines before its nodes: inputs, initializers,
  * sparse initializers. */
 static onnxshape_status graph_sources(analysis *a, const model_graph *g) {
@@ -334,7 +353,9 @@ static onnxshape_status graph_sources(analysis *a, const model_graph *g) {
       } else {
         ok = subgraph_input(a, g, vs->input_index, d, s);
         /* a function's body takes its call's values (analyse_call) */
-        if (g->owner == NULL || g->owner->body != g) a->inf->hearsay[vs->id] = 1;
+        if (g->owner == NULL || g->owner->body != g) {
+          a->inf->hearsay[vs->id] = (unsigned char)subgraph_input_hearsay(a, g, vs->input_index);
+        }
       }
     } else if (vs->kind == SLOT_INITIALIZER) {
       ok = an_from_tensor(&a->ctx, s, &vs->init->view, 1);
@@ -500,16 +521,24 @@ static int body_hearsay(const analysis *a, const graph_node *n, size_t i) {
   return i < n->body->n_outputs && a->inf->hearsay[n->body->output_slots[i]];
 }
 
-/* 1 when what is known of an input of n, or of a value its subgraphs
- * return, rests on a declaration onnxruntime does not hold it to. */
-static int hears_say(const analysis *a, const graph_node *n) {
+/* 1 when what is known of an input of n rests on a declaration
+ * onnxruntime does not hold it to. */
+static int inputs_hearsay(const analysis *a, const graph_node *n) {
   for (size_t i = 0; i < n->n_inputs; i++) {
     if (n->inputs[i] != NO_SLOT && a->inf->hearsay[n->inputs[i]]) return 1;
   }
+  return 0;
+}
+
+/* 1 when a value n's subgraphs return for output i (If, Scan, SequenceMap:
+ * their output i; Loop: its body's i + 1, past the condition), or for any
+ * output when i is SIZE_MAX, rests on such a declaration. */
+static int subgraphs_hearsay(const analysis *a, const graph_node *n, size_t i) {
+  size_t at = n->op == OP_LOOP && i != SIZE_MAX ? i + 1 : i;
   for (size_t k = 0; k < n->n_subgraphs; k++) {
     const model_graph *sg = n->subgraphs[k].graph;
-    for (size_t i = 0; i < sg->n_outputs; i++) {
-      if (a->inf->hearsay[sg->output_slots[i]]) return 1;
+    for (size_t j = 0; j < sg->n_outputs; j++) {
+      if ((at == SIZE_MAX || j == at) && a->inf->hearsay[sg->output_slots[j]]) return 1;
     }
   }
   return 0;
@@ -523,7 +552,8 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
   if (st != ONNXSHAPE_OK) return st;
   if (diag != NULL) diag->node = n->label;
   a->ctx.certain = certain;
-  int heard = hears_say(a, n);
+  int heard_in = inputs_hearsay(a, n);
+  int heard = heard_in || subgraphs_hearsay(a, n, SIZE_MAX);
   st = an_eval(&a->ctx, n, diag);
   if (st == ONNXSHAPE_ERR_OUT_OF_MEMORY) {
     if (diag != NULL) diag->node = caller;
@@ -603,8 +633,10 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
   for (size_t i = 0; i < n->n_outputs; i++) {
     size_t id = n->outputs[i];
     if (id == NO_SLOT) continue;
-    a->inf->hearsay[id] = (unsigned char)(heard || a->inf->decl_used[id] ||
+    a->inf->hearsay[id] = (unsigned char)(heard_in || subgraphs_hearsay(a, n, i) ||
+                                          a->inf->decl_used[id] ||
                                           a->inf->origin[id] == ONNXSHAPE_ORIGIN_DECLARED ||
+                                          a->inf->origin[id] == ONNXSHAPE_ORIGIN_FAILED ||
                                           (n->body != NULL && body_hearsay(a, n, i)));
   }
   /* The budget ran out on this node (its evaluation, its call or its
