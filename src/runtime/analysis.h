@@ -305,10 +305,10 @@ int an_list_length(an_ctx *c, const graph_node *n, const char *name, int since, 
  * 0..r-1, or -1. */
 int64_t an_norm_axis(int64_t axis, size_t r, int negative_ok);
 /* Body input i of Scan node n when it is a scan input: the outer value's
- * element in *s, 1 (-1 when out of budget or memory); 0 for a state
- * (ops_control.c). */
+ * element in *s and its position in n in *outer, 1 (-1 when out of budget
+ * or memory); 0 for a state (ops_control.c). */
 int an_scan_element(an_ctx *c, const graph_node *n, const model_graph *body, size_t i,
-                    slot_info *s);
+                    slot_info *s, size_t *outer);
 /* e when it is a number in type's range (or not a number), else unknown. */
 an_elem an_in_range(an_elem e, int32_t type);
 /* out's dims: the multidirectional broadcast of the k inputs' dims (a

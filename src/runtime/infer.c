@@ -294,44 +294,32 @@ static onnxshape_status intern_model_symbols(analysis *a) {
 
 /* Input i of subgraph g, declared d: a Scan body's scan input is the
  * outer input's element (an_scan_element: onnxruntime does not hold it to
- * the declaration); a Loop body's carried value (from input 2) has the
- * declared type alone (onnxruntime runs a body whose carried values change
- * shape, even rank, between iterations, whatever the body declares);
- * anything else is what the body declares. 0 when out of budget or
- * memory. */
+ * the declaration), as much hearsay as that input; a Loop body's carried
+ * value (from input 2) has the declared type alone (onnxruntime runs a
+ * body whose carried values change shape, even rank, between iterations,
+ * whatever the body declares); anything else is what the body declares,
+ * hearsay but for a Loop's iteration number and condition (the
+ * specification fixes them: int64 and bool scalars). *heard set; 0 when
+ * out of budget or memory. */
 static int subgraph_input(analysis *a, const model_graph *g, size_t i, const value_decl *d,
-                          slot_info *s) {
+                          slot_info *s, unsigned char *heard) {
   const graph_node *owner = g->owner;
-  if (owner != NULL && owner->op == OP_SCAN) {
-    int bound = an_scan_element(&a->ctx, owner, g, i, s);
+  int loop = owner != NULL && owner->op == OP_LOOP;
+  size_t outer = 0;
+  int bound = owner != NULL && owner->op == OP_SCAN
+                  ? an_scan_element(&a->ctx, owner, g, i, s, &outer) : 0;
+  if (bound != 0) {
     /* onnxruntime refuses an element type the body does not declare */
     if (bound > 0 && s->type == 0 && d->has_type) s->type = d->elem_type;
-    if (bound != 0) return bound > 0;
+    *heard = owner->inputs[outer] != NO_SLOT && a->inf->hearsay[owner->inputs[outer]];
+    return bound > 0;
   }
+  *heard = (unsigned char)!(loop && i < 2);
   if (!an_from_decl(&a->ctx, s, d)) return 0;
-  if (owner != NULL && owner->op == OP_LOOP && i >= 2 && s->kind == 0) {
+  if (loop && i >= 2 && s->kind == 0) {
     int32_t t = s->type;
     memset(s, 0, sizeof *s);
     s->type = t;
-  }
-  return 1;
-}
-
-/* Whether input i of subgraph g rests on hearsay: a Scan's scan input
- * as much as the outer input it is taken from; a Loop's iteration number
- * and condition not at all (the specification fixes them: int64 and bool
- * scalars); any other what the body declares. */
-static int subgraph_input_hearsay(const analysis *a, const model_graph *g, size_t i) {
-  const graph_node *owner = g->owner;
-  if (owner != NULL && owner->op == OP_LOOP && i < 2) return 0;
-  if (owner != NULL && owner->op == OP_SCAN) {
-    int64_t m = an_attr_int(owner, "num_scan_inputs", 0);
-    size_t lead = owner->version < 9 ? 1 : 0;
-    if (m >= 1 && (uint64_t)m <= g->n_inputs && g->n_inputs + lead == owner->n_inputs &&
-        i >= g->n_inputs - (size_t)m) {
-      size_t id = owner->inputs[i + lead];
-      return id != NO_SLOT && a->inf->hearsay[id];
-    }
   }
   return 1;
 }
@@ -351,11 +339,10 @@ static onnxshape_status graph_sources(analysis *a, const model_graph *g) {
       } else if (g->depth == 0) {
         ok = bind_input(a, vs->input_index, s);
       } else {
-        ok = subgraph_input(a, g, vs->input_index, d, s);
+        unsigned char heard;
+        ok = subgraph_input(a, g, vs->input_index, d, s, &heard);
         /* a function's body takes its call's values (analyse_call) */
-        if (g->owner == NULL || g->owner->body != g) {
-          a->inf->hearsay[vs->id] = (unsigned char)subgraph_input_hearsay(a, g, vs->input_index);
-        }
+        if (g->owner == NULL || g->owner->body != g) a->inf->hearsay[vs->id] = heard;
       }
     } else if (vs->kind == SLOT_INITIALIZER) {
       ok = an_from_tensor(&a->ctx, s, &vs->init->view, 1);
@@ -515,6 +502,13 @@ static int record_failure(analysis *a, onnxshape_status st, const char *msg) {
   return 1;
 }
 
+/* Nothing known of n's outputs (a node that fails, or may). */
+static void forget_outputs(analysis *a, const graph_node *n) {
+  for (size_t i = 0; i < n->n_outputs; i++) {
+    if (n->outputs[i] != NO_SLOT) memset(&a->ctx.slots[n->outputs[i]], 0, sizeof(slot_info));
+  }
+}
+
 /* 1 when output i of call n is the function body's output that rests on
  * hearsay. */
 static int body_hearsay(const analysis *a, const graph_node *n, size_t i) {
@@ -578,9 +572,7 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
       onnxshape__diag_clear(diag);
     }
     report_node(a, CHECK_CONFLICT, g, n, msg);
-    for (size_t i = 0; i < n->n_outputs; i++) {
-      if (n->outputs[i] != NO_SLOT) memset(&a->ctx.slots[n->outputs[i]], 0, sizeof(slot_info));
-    }
+    forget_outputs(a, n);
     failed = 0;
     st = ONNXSHAPE_OK;
   } else if (failed) {
@@ -600,9 +592,7 @@ static onnxshape_status analyse_node(analysis *a, const model_graph *g, const gr
       return out_of_memory(a);
     }
     report_node(a, CHECK_DOMAIN, g, n, msg);
-    for (size_t i = 0; i < n->n_outputs; i++) {
-      if (n->outputs[i] != NO_SLOT) memset(&a->ctx.slots[n->outputs[i]], 0, sizeof(slot_info));
-    }
+    forget_outputs(a, n);
   }
   if (diag != NULL) diag->node = caller;
   st = n->body != NULL ? analyse_call(a, n, certain) : ONNXSHAPE_OK;

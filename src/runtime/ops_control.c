@@ -135,20 +135,22 @@ static int64_t scan_axis(const graph_node *n, const char *name, size_t count, si
 
 /* Body input i of Scan node n (its body `body`) when it is a scan input:
  * the outer input's element, its type and its dims without the scan axis
- * (Scan-8: without the batch and sequence axes), 1 and *s set; 0 for a
- * state (and for a node whose inputs do not fit its body). onnxruntime
+ * (Scan-8: without the batch and sequence axes), 1 and *s set, *outer the
+ * outer input's position in n; 0 for a state (and for a node whose inputs
+ * do not fit its body). onnxruntime
  * does not hold the element to the body's declaration (a review's model:
  * a body declaring [3] for an element of [5] runs, and what the body
  * computes from it is of 5), so analysis takes it from the outer value.
  * An axis out of range leaves the element's dims unknown. */
 int an_scan_element(an_ctx *c, const graph_node *n, const model_graph *body, size_t i,
-                    slot_info *s) {
+                    slot_info *s, size_t *outer) {
   int64_t m = an_attr_int(n, "num_scan_inputs", 0);
   size_t lead = n->version < 9 ? 1 : 0;
   if (m < 1 || (uint64_t)m > body->n_inputs || body->n_inputs + lead != n->n_inputs ||
       i < body->n_inputs - (size_t)m) {
     return 0;
   }
+  *outer = i + lead;
   const slot_info *x = in(c, n, i + lead);
   memset(s, 0, sizeof *s);
   if (x == NULL || x->kind != 0) return 1;
